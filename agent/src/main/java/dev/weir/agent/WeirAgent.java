@@ -1,0 +1,54 @@
+package dev.weir.agent;
+
+import java.io.File;
+import java.lang.instrument.Instrumentation;
+import java.util.jar.JarFile;
+
+/**
+ * The agent's entry point ({@code Premain-Class} and {@code Agent-Class}), loaded by the system
+ * class loader. It does as little as possible and never throws: it appends its own jar to the
+ * bootstrap class path, so that the Weir API and the bridge that woven code calls are visible from
+ * every class loader, then hands over to {@code dev.weir.agent.bootstrap.AgentInitializer}. Nothing
+ * here touches logging, JMX or the application's classes. This class holds no state and is not
+ * referenced again.
+ */
+public final class WeirAgent {
+  private WeirAgent() {}
+
+  /**
+   * Starts the agent before {@code main}: {@code java -javaagent:weir-agent.jar[=ARGS] ...}.
+   *
+   * @param args {@code key=value} pairs separated by {@code ,}: {@code config}, {@code log},
+   *     {@code enabled}
+   * @param instrumentation the JVM's instrumentation
+   */
+  public static void premain(String args, Instrumentation instrumentation) {
+    start(args, instrumentation, true);
+  }
+
+  /**
+   * Starts the agent in a running JVM ({@code jcmd PID JVMTI.agent_load weir-agent.jar ARGS}) and
+   * weaves the classes already loaded.
+   *
+   * @param args as for {@link #premain(String, Instrumentation)}
+   * @param instrumentation the JVM's instrumentation
+   */
+  public static void agentmain(String args, Instrumentation instrumentation) {
+    start(args, instrumentation, false);
+  }
+
+  private static void start(String args, Instrumentation instrumentation, boolean premain) {
+    try {
+      File jar = new File(WeirAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+      Class<?> initializer =
+          Class.forName("dev.weir.agent.bootstrap.AgentInitializer", true, null);
+      initializer
+          .getMethod("start", String.class, Instrumentation.class, File.class, boolean.class)
+          .invoke(null, args, instrumentation, jar, premain);
+    } catch (Throwable t) {
+      Throwable cause = t.getCause() != null ? t.getCause() : t;
+      System.err.println("[weir] ERROR the agent did not start; nothing is limited: " + cause);
+    }
+  }
+}

@@ -1,0 +1,470 @@
+package dev.weir.agent.bootstrap;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+
+/**
+ * The bucket core: the Generic Cell Rate Algorithm (GCRA, ITU-T I.371 "virtual scheduling"; the
+ * token bucket of RFC 2697 is the same meter) on one {@code volatile long}, shared by the token
+ * bucket and both forms of the leaky bucket.
+ *
+ * <h2>Design</h2>
+ *
+ * <p>The state is {@link #fullAt}: GCRA's theoretical arrival time, the instant at which the token
+ * bucket would be full again (equivalently, at which a leaky bucket would have drained). A call
+ * needing {@code n} permits at time {@code now} moves it to {@code max(fullAt, now) + n * T}, where
+ * {@code T} is the emission interval ({@code 1 / rate}). It is admitted if the distance it then
+ * reaches ahead of {@code now} is within {@link #admitLimit}; it waits for the part of that distance
+ * beyond {@link #freeLimit}. The three disciplines differ only in these two limits:
+ *
+ * <ul>
+ *   <li>token bucket and leaky POLICING: free = capacity * T (a full bucket serves a burst of
+ *       capacity at once); admit = free, plus the wait bound with {@code WAIT};
+ *   <li>leaky SHAPING: free = T (every call after the first waits for its slot); admit = T + the
+ *       queue bound {@code min((capacity - 1) * T, maxWait)}, or T + maxWait with {@code WAIT}.
+ * </ul>
+ *
+ * <p><b>Time unit.</b> Time is counted in ticks of {@code 1 / ticksPerNano} nanoseconds, chosen so
+ * that the emission interval is a whole number of ticks: 3e8 permits/s has T = 10/3 ns, which is
+ * exactly 10 ticks of 1/3 ns, so long-run counts are exact (a whole-nanosecond interval rounded up
+ * would admit 250,000,000 a second instead of 300,000,000). An interval with no exact
+ * representation within {@link #MAX_TICKS_PER_NANO} ticks per nanosecond is rounded up to a tick
+ * fine enough to keep the rate within 2^-32 of the request where the tick allows, against the
+ * caller: the bucket may admit a hair less than asked, never more. Clock readings are multiplied
+ * into ticks with wrapping arithmetic and compared only by difference, like {@link
+ * System#nanoTime()} itself.
+ *
+ * <p><b>Saturation.</b> Every duration in ticks is capped at {@link #NEVER_TICKS} (2^61), which
+ * means "never": an interval that long (rates below about one per 73 years) makes a limited call's
+ * retry-after {@link Long#MAX_VALUE}. Sums of two capped values stay below 2^62, so no arithmetic on
+ * the acquire path can overflow.
+ *
+ * <p><b>Clock.</b> The caller reads the clock once, before the CAS loop; a retry reuses that reading,
+ * which can only make the bucket look fuller (under-admission, never over-admission). A reading that
+ * puts {@code fullAt} more than {@link #admitLimit} ahead can be a stale read, the clock stepping
+ * back, or an idle period so long that the tick difference wrapped. The first is answered with
+ * {@link #STALE_CLOCK}: the caller reads the clock again and retries with {@code freshClock}. With a
+ * fresh reading, a distance beyond {@link #WRAPPED} is an ancient {@code fullAt} (the bucket is
+ * full), and a distance beyond {@code admitLimit + max(admitLimit, 1 ms)} is the clock going back by
+ * more than the burst plus the longest wait: the bucket is then taken as empty ({@code fullAt = now
+ * + min(capacity * T, admitLimit)}), so no call is admitted beyond what it held and calls pass again
+ * within capacity / rate, rather than once the clock has caught up.
+ *
+ * <p>The acquire path allocates nothing, takes no lock and logs nothing.
+ *
+ * <h2>Invariants</h2>
+ *
+ * <ol>
+ *   <li>I1: after any successful CAS by an admitted call, {@code fullAt - now <= admitLimit} for the
+ *       {@code now} that call used (guarded by {@code GcraBucketTest} and {@code
+ *       GcraBucketStressTest.neverOverAdmits}).
+ *   <li>I2: {@code fullAt} grows by exactly {@code n * T} per admitted {@code n} permits while the
+ *       bucket is busy, and never decreases except on a confirmed clock step back (guarded by
+ *       {@code GcraBucketTest.highRateCountsAreExact} and {@code GcraBucketTest.clockStepBack*}).
+ *   <li>I3: on a clock that does not move, at most {@code capacity} permits are admitted without
+ *       waiting, whatever the number of threads (guarded by {@code
+ *       GcraBucketStressTest.frozenClockGrantsExactlyCapacity}).
+ *   <li>I4: an acquire of more permits than the capacity returns {@link #NEVER} and leaves the state
+ *       unchanged (guarded by {@code GcraBucketTest.morePermitsThanCapacity*}).
+ *   <li>I5: advancing the clock by {@link #retryAfterNanos(long)} of a limited call lets the same
+ *       call through when nothing else runs (guarded by {@code
+ *       GcraBucketTest.waitingRetryAfterAlwaysSuffices}).
+ * </ol>
+ *
+ * <p>Thread-safe and lock-free. Configuration is final; a live change builds a new bucket.
+ */
+public final class GcraBucket {
+
+  /** Durations in ticks at or beyond this (2^61) mean "never". */
+  static final long NEVER_TICKS = 1L << 61;
+
+  /** A distance ahead beyond this (2^62) on a fresh clock reading is a wrapped, ancient state. */
+  static final long WRAPPED = 1L << 62;
+
+  /** The finest tick: 1/1024 ns. */
+  static final long MAX_TICKS_PER_NANO = 1024;
+
+  /** Result of {@link #acquire}: limited, and no wait would ever admit the call. */
+  public static final long NEVER = Long.MIN_VALUE;
+
+  /** Result of {@link #acquire}: read the clock again and retry with {@code freshClock = true}. */
+  public static final long STALE_CLOCK = Long.MIN_VALUE + 1;
+
+  private static final AtomicLongFieldUpdater<GcraBucket> FULL_AT =
+      AtomicLongFieldUpdater.newUpdater(GcraBucket.class, "fullAt");
+
+  private static final BigInteger MAX_TPN = BigInteger.valueOf(MAX_TICKS_PER_NANO);
+  private static final BigInteger TWO_POW_32 = BigInteger.ONE.shiftLeft(32);
+
+  private final Discipline discipline;
+  private final double rate;
+  private final TimeUnit per;
+  private final long capacity;
+  private final boolean waitOnLimit;
+  private final long maxWaitNanos;
+
+  /** Ticks per nanosecond (1..1024). */
+  private final long ticksPerNano;
+
+  /** The emission interval T in ticks (1..NEVER_TICKS). */
+  private final long interval;
+
+  /** The largest permit count whose cost {@code permits * interval} is below NEVER_TICKS. */
+  private final long exactPermits;
+
+  /** capacity * T, capped: how far ahead a full burst puts fullAt. */
+  private final long burst;
+
+  /** A call is admitted when it puts fullAt at most this far ahead of now. */
+  private final long admitLimit;
+
+  /** A call waits for the part of its distance ahead beyond this. */
+  private final long freeLimit;
+
+  /** A limited call's retry-after is its distance ahead beyond this. */
+  private final long retryBase;
+
+  /** fullAt - now when the bucket is taken as empty after the clock stepped back. */
+  private final long emptyAhead;
+
+  /** A fresh reading that puts fullAt further ahead than this means the clock stepped back. */
+  private final long clockBackLimit;
+
+  /** GCRA's theoretical arrival time, in ticks (wrapping): when the bucket is full again. */
+  private volatile long fullAt;
+
+  private GcraBucket(
+      Discipline discipline,
+      double rate,
+      TimeUnit per,
+      long capacity,
+      boolean waitOnLimit,
+      long maxWaitNanos,
+      long nowNanos) {
+    this.discipline = discipline;
+    this.rate = rate;
+    this.per = per;
+    this.capacity = capacity;
+    this.waitOnLimit = waitOnLimit;
+    this.maxWaitNanos = maxWaitNanos;
+
+    long[] t = emissionInterval(rate, per);
+    this.ticksPerNano = t[0];
+    this.interval = t[1];
+    this.exactPermits = (NEVER_TICKS - 1) / interval;
+    this.burst = cost(capacity);
+    long maxWait = cap(saturatedMultiply(maxWaitNanos, ticksPerNano));
+    if (discipline == Discipline.SHAPING) {
+      long queue = Math.min(cost(capacity - 1), maxWait);
+      this.freeLimit = interval;
+      this.retryBase = cap(interval + queue);
+      this.admitLimit = waitOnLimit ? cap(interval + maxWait) : retryBase;
+    } else {
+      this.freeLimit = burst;
+      this.retryBase = burst;
+      this.admitLimit = waitOnLimit ? cap(burst + maxWait) : burst;
+    }
+    this.emptyAhead = Math.min(burst, admitLimit);
+    this.clockBackLimit = admitLimit + Math.max(admitLimit, cap(1_000_000L * ticksPerNano));
+    this.fullAt = nowNanos * ticksPerNano; // full (a leaky bucket: empty) at creation
+  }
+
+  /**
+   * Creates a bucket, full (a leaky bucket: empty) at {@code nowNanos}.
+   *
+   * @param discipline token bucket, leaky policing or leaky shaping
+   * @param rate permits per {@code per}; finite and {@code > 0}
+   * @param per the unit of {@code rate}
+   * @param capacity the burst (token bucket) or queue size (leaky bucket), in permits, {@code >= 1}
+   * @param waitOnLimit true for {@code OnLimit.WAIT}: a call may wait up to {@code maxWaitNanos}
+   * @param maxWaitNanos the longest wait in nanoseconds, {@code >= 0}; {@link Long#MAX_VALUE} for
+   *     no bound beyond the capacity
+   * @param nowNanos the clock's reading now
+   * @return a new bucket
+   * @throws IllegalArgumentException if a value is out of range (the agent validates annotations
+   *     and config before they get here, so this signals a bug)
+   */
+  public static GcraBucket create(
+      Discipline discipline,
+      double rate,
+      TimeUnit per,
+      long capacity,
+      boolean waitOnLimit,
+      long maxWaitNanos,
+      long nowNanos) {
+    if (discipline == null || per == null) {
+      throw new IllegalArgumentException("discipline and per are required");
+    }
+    if (!(rate > 0) || Double.isInfinite(rate)) {
+      throw new IllegalArgumentException("rate must be > 0 and finite, was " + rate);
+    }
+    if (capacity < 1) {
+      throw new IllegalArgumentException("capacity must be >= 1, was " + capacity);
+    }
+    if (maxWaitNanos < 0) {
+      throw new IllegalArgumentException("maxWaitNanos must be >= 0, was " + maxWaitNanos);
+    }
+    return new GcraBucket(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos);
+  }
+
+  /**
+   * Takes {@code permits} permits at {@code nowNanos}, or reports why not. Never blocks.
+   *
+   * @param nowNanos the clock's reading, taken once by the caller before this call
+   * @param permits permits to take, {@code >= 1}
+   * @param freshClock false on the first try; true when retrying after {@link #STALE_CLOCK} with a
+   *     new reading
+   * @return {@code >= 0}: admitted, after waiting that many ticks (0: proceed now; convert with
+   *     {@link #toNanosCeil(long)}); {@link #STALE_CLOCK}: read the clock again and retry; {@link
+   *     #NEVER}: limited, and never admissible (more permits than the capacity, or an interval of
+   *     "never"); any other negative value: limited, admissible at once after {@code -result}
+   *     ticks (see {@link #retryAfterNanos(long)})
+   */
+  public long acquire(long nowNanos, long permits, boolean freshClock) {
+    if (permits > capacity) {
+      return NEVER;
+    }
+    long now = nowNanos * ticksPerNano;
+    long cost = cost(permits);
+    for (; ; ) {
+      long current = fullAt;
+      long ahead = current - now;
+      if (ahead > admitLimit) {
+        if (!freshClock) {
+          return STALE_CLOCK;
+        }
+        if (ahead <= WRAPPED) {
+          if (ahead > clockBackLimit) {
+            // The clock went back: take the bucket as empty from now on, then try again.
+            FULL_AT.compareAndSet(this, current, now + emptyAhead);
+            continue;
+          }
+          return limited(ahead + cost); // within the margin: fuller than any call can use
+        }
+        ahead = 0; // idle so long that the tick difference wrapped: full
+      }
+      long needed = (ahead > 0 ? ahead : 0) + cost;
+      if (needed > admitLimit) {
+        return limited(needed);
+      }
+      if (FULL_AT.compareAndSet(this, current, now + needed)) {
+        long wait = needed - freeLimit;
+        return wait > 0 ? wait : 0;
+      }
+    }
+  }
+
+  private long limited(long needed) {
+    long retry = needed - retryBase;
+    return retry >= NEVER_TICKS ? NEVER : -retry;
+  }
+
+  /**
+   * Returns the permits of an admitted call that will not proceed (its waiting thread was
+   * interrupted), where no later call depends on them: only if no call has taken a slot after it.
+   *
+   * @param nowNanos the reading the call passed to {@link #acquire}
+   * @param waitTicks the wait {@link #acquire} returned, {@code > 0}
+   * @param permits the permits the call took
+   * @return true if the permits went back to the bucket; false if a later call holds a slot after
+   *     them (they are then lost, which can only under-admit)
+   */
+  public boolean giveBack(long nowNanos, long waitTicks, long permits) {
+    long reserved = nowNanos * ticksPerNano + waitTicks + freeLimit;
+    return FULL_AT.compareAndSet(this, reserved, reserved - cost(permits));
+  }
+
+  /**
+   * How long until a call of {@code permits} permits would be admitted at once (for shaping:
+   * admitted into the queue), without taking anything. Never blocks.
+   *
+   * @param nowNanos the clock's reading
+   * @param permits permits the call would take
+   * @return nanoseconds, {@code >= 0}; {@link Long#MAX_VALUE} for never
+   */
+  public long probeRetryAfterNanos(long nowNanos, long permits) {
+    if (permits > capacity) {
+      return Long.MAX_VALUE;
+    }
+    long ahead = fullAt - nowNanos * ticksPerNano;
+    if (ahead < 0 || ahead > WRAPPED) {
+      ahead = 0;
+    }
+    long retry = ahead + cost(permits) - retryBase;
+    return retry <= 0 ? 0 : toNanosCeil(retry);
+  }
+
+  /**
+   * The permits the bucket holds now: tokens of a token bucket, free places of a leaky bucket.
+   * Never blocks.
+   *
+   * @param nowNanos the clock's reading
+   * @return permits, {@code 0..capacity}
+   */
+  public long availablePermits(long nowNanos) {
+    long ahead = fullAt - nowNanos * ticksPerNano;
+    if (ahead <= 0 || ahead > WRAPPED) {
+      return capacity;
+    }
+    if (ahead >= burst) {
+      return 0;
+    }
+    return Math.min(capacity, (burst - ahead) / interval);
+  }
+
+  /**
+   * Converts a duration in this bucket's ticks to nanoseconds, rounding up (a caller that waits the
+   * result has waited long enough).
+   *
+   * @param ticks a duration in ticks, {@code >= 0}
+   * @return nanoseconds; {@link Long#MAX_VALUE} for a duration of "never"
+   */
+  public long toNanosCeil(long ticks) {
+    if (ticks >= NEVER_TICKS) {
+      return Long.MAX_VALUE;
+    }
+    return ticksPerNano == 1 ? ticks : (ticks + ticksPerNano - 1) / ticksPerNano;
+  }
+
+  /**
+   * The retry-after of a limited result of {@link #acquire}.
+   *
+   * @param result a negative result of {@link #acquire} other than {@link #STALE_CLOCK}
+   * @return nanoseconds until the same call would be admitted at once, {@code >= 1}; {@link
+   *     Long#MAX_VALUE} for {@link #NEVER}
+   */
+  public long retryAfterNanos(long result) {
+    return result == NEVER ? Long.MAX_VALUE : toNanosCeil(-result);
+  }
+
+  /**
+   * The discipline.
+   *
+   * @return token bucket, leaky policing or leaky shaping
+   */
+  public Discipline discipline() {
+    return discipline;
+  }
+
+  /**
+   * The capacity.
+   *
+   * @return the burst or queue size in permits
+   */
+  public long capacity() {
+    return capacity;
+  }
+
+  /**
+   * The rate as configured.
+   *
+   * @return permits per {@link #per()}
+   */
+  public double rate() {
+    return rate;
+  }
+
+  /**
+   * The unit of {@link #rate()}.
+   *
+   * @return the time unit
+   */
+  public TimeUnit per() {
+    return per;
+  }
+
+  /**
+   * The rate in permits per second, whatever unit it was given in.
+   *
+   * @return permits per second
+   */
+  public double ratePerSecond() {
+    return rate * 1e9 / per.toNanos(1);
+  }
+
+  /**
+   * Whether a limited call waits (up to {@link #maxWaitNanos()}) instead of being rejected.
+   *
+   * @return true for {@code OnLimit.WAIT}
+   */
+  public boolean waitOnLimit() {
+    return waitOnLimit;
+  }
+
+  /**
+   * The longest wait.
+   *
+   * @return nanoseconds; {@link Long#MAX_VALUE} for no bound
+   */
+  public long maxWaitNanos() {
+    return maxWaitNanos;
+  }
+
+  /**
+   * The emission interval, for tests and diagnostics.
+   *
+   * @return {@code {ticksPerNano, intervalTicks}}
+   */
+  long[] intervalTicks() {
+    return new long[] {ticksPerNano, interval};
+  }
+
+  private long cost(long permits) {
+    return permits <= exactPermits ? permits * interval : NEVER_TICKS;
+  }
+
+  /**
+   * The emission interval {@code per / rate} as a whole number of ticks of {@code 1/ticksPerNano}
+   * ns. The rate is read as the decimal it prints as ({@code 0.1}, not the binary fraction nearest
+   * to it), which is what its author wrote.
+   *
+   * @return {@code {ticksPerNano, intervalTicks}}, interval in {@code 1..NEVER_TICKS}
+   */
+  static long[] emissionInterval(double rate, TimeUnit per) {
+    BigDecimal decimal = new BigDecimal(Double.toString(rate));
+    BigInteger numerator = BigInteger.valueOf(per.toNanos(1));
+    BigInteger denominator = decimal.unscaledValue();
+    if (decimal.scale() >= 0) {
+      numerator = numerator.multiply(BigInteger.TEN.pow(decimal.scale()));
+    } else {
+      denominator = denominator.multiply(BigInteger.TEN.pow(-decimal.scale()));
+    }
+    BigInteger gcd = numerator.gcd(denominator);
+    numerator = numerator.divide(gcd);
+    denominator = denominator.divide(gcd);
+
+    long ticksPerNano;
+    BigInteger ticks;
+    if (denominator.compareTo(MAX_TPN) <= 0) {
+      ticksPerNano = denominator.longValue(); // exact
+      ticks = numerator;
+    } else {
+      ticksPerNano = 1;
+      while (ticksPerNano < MAX_TICKS_PER_NANO
+          && numerator
+                  .multiply(BigInteger.valueOf(ticksPerNano))
+                  .compareTo(denominator.multiply(TWO_POW_32))
+              < 0) {
+        ticksPerNano <<= 1;
+      }
+      BigInteger[] qr = numerator.multiply(BigInteger.valueOf(ticksPerNano)).divideAndRemainder(denominator);
+      ticks = qr[1].signum() == 0 ? qr[0] : qr[0].add(BigInteger.ONE); // round against the caller
+    }
+    long interval =
+        ticks.compareTo(BigInteger.valueOf(NEVER_TICKS)) >= 0 ? NEVER_TICKS : ticks.longValue();
+    return new long[] {ticksPerNano, Math.max(1, interval)};
+  }
+
+  private static long cap(long ticks) {
+    return ticks >= NEVER_TICKS || ticks < 0 ? NEVER_TICKS : ticks;
+  }
+
+  private static long saturatedMultiply(long a, long b) {
+    if (a == 0 || b == 0) {
+      return 0;
+    }
+    return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
+  }
+}

@@ -1,0 +1,56 @@
+package dev.weir.agent.bootstrap;
+
+/**
+ * One limiter: what a woven method calls, through {@link WeirBridge}, before its body runs.
+ *
+ * <p>{@link #acquire()} returns a code the woven advice understands: {@code 0} admitted (after any
+ * wait); {@code > 0} limited, the value being the retry-after in nanoseconds; {@code < 0} the
+ * waiting call was interrupted, the retry-after being {@code ~value}. Implementations are
+ * thread-safe.
+ */
+public abstract class Limiter {
+  /** Result of {@link #acquire()}: the call may proceed. */
+  public static final long ADMITTED = 0L;
+
+  private final String name;
+  private final String origin;
+
+  Limiter(String name, String origin) {
+    this.name = name;
+    this.origin = origin;
+  }
+
+  /**
+   * Takes the permits of one call, waiting if the limiter's policy says so.
+   *
+   * @return {@link #ADMITTED}; a positive retry-after in nanoseconds if limited; {@code
+   *     ~retryAfterNanos} if the call was interrupted while waiting (interrupt flag kept)
+   * @throws IllegalStateException if the limiter is invalid (fails closed)
+   */
+  public abstract long acquire();
+
+  /**
+   * The settings in words; two limiters with equal settings may share a name.
+   *
+   * @return for example {@code token bucket 10.0/SECONDS capacity 20 permits 1 REJECT}
+   */
+  public abstract String settings();
+
+  /**
+   * The limiter's name: the one the exception carries.
+   *
+   * @return the name
+   */
+  public final String name() {
+    return name;
+  }
+
+  /**
+   * Where the limiter was declared, for messages: for example {@code com.acme.Orders#place(int)}.
+   *
+   * @return the declaration site
+   */
+  public final String origin() {
+    return origin;
+  }
+}

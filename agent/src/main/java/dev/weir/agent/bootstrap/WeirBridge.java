@@ -1,0 +1,60 @@
+package dev.weir.agent.bootstrap;
+
+/**
+ * What woven code calls. The advice inlined into a limited method is, with the limiter's id and
+ * name bound as constants when the class was woven:
+ *
+ * <pre>{@code
+ * long r = WeirBridge.acquire(ID);
+ * if (r != 0L) {
+ *   throw WeirBridge.limited(new RateLimitedException(NAME, WeirBridge.retryAfterNanos(r)), r);
+ * }
+ * }</pre>
+ *
+ * <p>The exception is constructed in the woven class, so it is the {@code RateLimitedException}
+ * that class's loader sees (a child-first web-app loader's own copy, say). This class lives in the
+ * bootstrap class loader, so woven code in any loader can reach it. Its signatures use only {@code
+ * java.lang} types, which every loader shares. Thread-safe.
+ */
+public final class WeirBridge {
+  private WeirBridge() {}
+
+  /**
+   * Takes the permits of one call of the limited method {@code limiterId}, waiting if its policy
+   * says so.
+   *
+   * @param limiterId the id the agent bound into the woven method
+   * @return {@code 0} to proceed; otherwise the call is limited: pass the value to {@link
+   *     #retryAfterNanos(long)} and {@link #limited(RuntimeException, long)}
+   * @throws IllegalStateException if the method's limit is invalid (fails closed)
+   */
+  public static long acquire(int limiterId) {
+    return LimiterRegistry.limiter(limiterId).acquire();
+  }
+
+  /**
+   * The retry-after to put in the exception for a non-zero result of {@link #acquire(int)}.
+   *
+   * @param result a non-zero result of {@link #acquire(int)}
+   * @return nanoseconds until the same call would be admitted at once, {@code >= 0}; {@link
+   *     Long#MAX_VALUE} for never
+   */
+  public static long retryAfterNanos(long result) {
+    return result >= 0 ? result : ~result;
+  }
+
+  /**
+   * Completes the exception the woven code throws: when the call was interrupted while waiting,
+   * its cause becomes an {@link InterruptedException} (the thread's interrupt flag stays set).
+   *
+   * @param exception the {@code RateLimitedException} the woven code constructed
+   * @param result the non-zero result of {@link #acquire(int)}
+   * @return {@code exception}, for the woven code to throw
+   */
+  public static RuntimeException limited(RuntimeException exception, long result) {
+    if (result < 0) {
+      exception.initCause(new InterruptedException("interrupted while waiting for a permit"));
+    }
+    return exception;
+  }
+}

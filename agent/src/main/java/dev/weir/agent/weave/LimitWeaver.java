@@ -1,0 +1,273 @@
+package dev.weir.agent.weave;
+
+import static net.bytebuddy.matcher.ElementMatchers.is;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.Discipline;
+import dev.weir.agent.bootstrap.Limiter;
+import dev.weir.agent.bootstrap.LimiterRegistry;
+import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.RefusedLimiter;
+import dev.weir.agent.config.LimitSpec;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.annotation.AnnotationDescription;
+import net.bytebuddy.description.annotation.AnnotationList;
+import net.bytebuddy.description.annotation.AnnotationValue;
+import net.bytebuddy.description.enumeration.EnumerationDescription;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.ParameterDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * Weaves {@link LimitAdvice} into every method of a type that carries {@code @TokenBucket} or
+ * {@code @LeakyBucket}: reads the annotation from Byte Buddy's type description (no application
+ * class is loaded), validates it, registers the limiter, and binds its id and name into the advice.
+ *
+ * <p>An invalid annotation is woven too, bound to a {@link RefusedLimiter}: every call then throws
+ * {@link IllegalStateException} with the message logged here, naming class, method, attribute and
+ * value. Bridge and synthetic methods are never woven (the compiler copies annotations onto bridge
+ * methods); abstract and native methods have no body to weave and are reported.
+ *
+ * <p>Thread-safe: registration is synchronized in {@link LimiterRegistry}.
+ */
+final class LimitWeaver implements AgentBuilder.Transformer {
+  static final String TOKEN_BUCKET = "dev.weir.TokenBucket";
+  static final String LEAKY_BUCKET = "dev.weir.LeakyBucket";
+  static final String LIMIT_KEY = "dev.weir.LimitKey";
+
+  private final NanoClock clock;
+  private final TypeDescription advice;
+  private final ClassFileLocator adviceLocator;
+
+  LimitWeaver(NanoClock clock) {
+    this.clock = clock;
+    this.advice = TypeDescription.ForLoadedType.of(LimitAdvice.class);
+    try {
+      this.adviceLocator =
+          ClassFileLocator.Simple.of(
+              LimitAdvice.class.getName(), ClassFileLocator.ForClassLoader.read(LimitAdvice.class));
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("weir: cannot read the advice class file", e);
+    }
+  }
+
+  @Override
+  public DynamicType.Builder<?> transform(
+      DynamicType.Builder<?> builder,
+      TypeDescription type,
+      ClassLoader loader,
+      JavaModule module,
+      ProtectionDomain protectionDomain) {
+    List<MethodDescription.InDefinedShape> limited = new ArrayList<MethodDescription.InDefinedShape>();
+    Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
+    for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
+      if (method.isBridge() || method.isSynthetic() || !carriesLimit(method)) {
+        continue;
+      }
+      limited.add(method);
+      Integer count = limitedPerName.get(method.getInternalName());
+      limitedPerName.put(method.getInternalName(), count == null ? 1 : count + 1);
+    }
+    for (MethodDescription.InDefinedShape method : limited) {
+      String origin = type.getName() + "#" + method.getInternalName() + parameters(method);
+      if (method.isAbstract() || method.isNative()) {
+        AgentLog.error(
+            "cannot limit "
+                + origin
+                + ": an "
+                + (method.isNative() ? "native" : "abstract")
+                + " method has no body to limit; annotate its implementations instead");
+        continue;
+      }
+      String defaultName =
+          type.getName()
+              + "#"
+              + method.getInternalName()
+              + (limitedPerName.get(method.getInternalName()) > 1 ? parameters(method) : "");
+      Binding binding = bind(method, origin, defaultName, loader);
+      builder =
+          builder.visit(
+              Advice.withCustomMapping()
+                  .bind(LimitAdvice.Id.class, binding.id)
+                  .bind(LimitAdvice.Name.class, binding.name)
+                  .to(advice, adviceLocator)
+                  .on(is(method)));
+    }
+    return builder;
+  }
+
+  /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
+  private Binding bind(
+      MethodDescription.InDefinedShape method, String origin, String defaultName, ClassLoader loader) {
+    AnnotationDescription token = annotation(method, TOKEN_BUCKET);
+    AnnotationDescription leaky = annotation(method, LEAKY_BUCKET);
+    String kind = token != null ? "@TokenBucket" : "@LeakyBucket";
+    if (token != null && leaky != null) {
+      return refuse(
+          defaultName,
+          origin,
+          "invalid limit on "
+              + origin
+              + ": a method may carry only one of @TokenBucket and @LeakyBucket");
+    }
+    LimitSpec.Builder spec;
+    try {
+      spec = token != null ? readTokenBucket(token) : readLeakyBucket(leaky);
+    } catch (RuntimeException e) {
+      return refuse(
+          defaultName, origin, "invalid " + kind + " on " + origin + ": cannot read it (" + e + ")");
+    }
+    for (ParameterDescription.InDefinedShape parameter : method.getParameters()) {
+      if (annotation(parameter.getDeclaredAnnotations(), LIMIT_KEY) != null) {
+        spec.problem(
+            "@LimitKey on parameter "
+                + parameter.getIndex()
+                + " is not supported by this version of Weir (per-key buckets arrive in a later"
+                + " version); the method is refused rather than limited with one shared bucket");
+      }
+    }
+    List<String> problems = spec.problems();
+    if (!problems.isEmpty()) {
+      return refuse(
+          defaultName,
+          origin,
+          "invalid " + kind + " on " + origin + ": " + String.join("; ", problems));
+    }
+    LimitSpec valid = spec.build();
+    boolean named = !valid.name().isEmpty();
+    String name = named ? valid.name() : defaultName;
+    Limiter candidate = valid.newLimiter(name, origin, clock);
+    String key = named ? "name " + name : "loader " + LimiterRegistry.loaderId(loader) + " " + name;
+    int id = LimiterRegistry.register(key, candidate);
+    Limiter registered = LimiterRegistry.limiter(id);
+    if (registered != candidate && !registered.settings().equals(candidate.settings())) {
+      return refuse(
+          name,
+          origin,
+          "invalid "
+              + kind
+              + " on "
+              + origin
+              + ": name '"
+              + name
+              + "' is already used by "
+              + registered.origin()
+              + " with "
+              + registered.settings()
+              + ", and this method asks for "
+              + candidate.settings()
+              + "; methods sharing a name must agree on the settings");
+    }
+    if (AgentLog.debugEnabled()) {
+      AgentLog.debug("limiting " + origin + " as '" + name + "': " + registered.settings());
+    }
+    return new Binding(id, name);
+  }
+
+  private static Binding refuse(String name, String origin, String message) {
+    AgentLog.error(message + " (every call of the method throws IllegalStateException)");
+    return new Binding(LimiterRegistry.add(new RefusedLimiter(name, origin, message)), name);
+  }
+
+  private static LimitSpec.Builder readTokenBucket(AnnotationDescription a) {
+    LimitSpec.Builder spec = LimitSpec.builder(Discipline.TOKEN_BUCKET);
+    readShared(a, spec);
+    spec.permits(value(a, "permits", Integer.class));
+    return spec;
+  }
+
+  private static LimitSpec.Builder readLeakyBucket(AnnotationDescription a) {
+    String mode = enumValue(a, "mode");
+    LimitSpec.Builder spec =
+        LimitSpec.builder(mode.equals("POLICING") ? Discipline.POLICING : Discipline.SHAPING);
+    if (!mode.equals("POLICING") && !mode.equals("SHAPING")) {
+      spec.problem("mode must be SHAPING or POLICING, was " + mode);
+    }
+    readShared(a, spec);
+    return spec;
+  }
+
+  private static void readShared(AnnotationDescription a, LimitSpec.Builder spec) {
+    spec.name(value(a, "name", String.class));
+    spec.rate(value(a, "rate", Double.class));
+    String per = enumValue(a, "per");
+    try {
+      spec.per(TimeUnit.valueOf(per));
+    } catch (IllegalArgumentException e) {
+      spec.problem("per must be a java.util.concurrent.TimeUnit, was " + per);
+    }
+    spec.capacity(value(a, "capacity", Long.class));
+    String onLimit = enumValue(a, "onLimit");
+    if (!onLimit.equals("REJECT") && !onLimit.equals("WAIT")) {
+      spec.problem("onLimit must be REJECT or WAIT, was " + onLimit);
+    }
+    spec.waitOnLimit(onLimit.equals("WAIT"));
+    spec.maxWaitMillis(value(a, "maxWaitMillis", Long.class));
+    String fallback = value(a, "fallback", String.class);
+    if (!fallback.isEmpty()) {
+      spec.problem(
+          "fallback is not supported by this version of Weir (fallbacks arrive in a later"
+              + " version), was '"
+              + fallback
+              + "'; the method is refused rather than limited without it");
+    }
+  }
+
+  private static <T> T value(AnnotationDescription a, String property, Class<T> type) {
+    AnnotationValue<?, ?> value = a.getValue(property);
+    return value.resolve(type);
+  }
+
+  private static String enumValue(AnnotationDescription a, String property) {
+    return value(a, property, EnumerationDescription.class).getValue();
+  }
+
+  private static boolean carriesLimit(MethodDescription method) {
+    return annotation(method, TOKEN_BUCKET) != null || annotation(method, LEAKY_BUCKET) != null;
+  }
+
+  private static AnnotationDescription annotation(MethodDescription method, String typeName) {
+    return annotation(method.getDeclaredAnnotations(), typeName);
+  }
+
+  private static AnnotationDescription annotation(AnnotationList annotations, String typeName) {
+    for (AnnotationDescription a : annotations) {
+      if (a.getAnnotationType().getName().equals(typeName)) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /** {@code (int,java.lang.String)}: the parameter types as Java source names. */
+  static String parameters(MethodDescription method) {
+    StringBuilder s = new StringBuilder("(");
+    for (TypeDescription parameter : method.getParameters().asTypeList().asErasures()) {
+      if (s.length() > 1) {
+        s.append(',');
+      }
+      s.append(parameter.getActualName());
+    }
+    return s.append(')').toString();
+  }
+
+  private static final class Binding {
+    final int id;
+    final String name;
+
+    Binding(int id, String name) {
+      this.id = id;
+      this.name = name;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.weir.agent.weave;
+
+import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
+import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.none;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.NanoClock;
+import java.lang.instrument.ClassFileTransformer;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * Builds the Byte Buddy transformer that weaves limits: no change to the class format (no added
+ * fields or methods, so retransformation always works), type descriptions from the class file pool
+ * only (the agent never loads an application class to decide anything), and every failure
+ * reported as one log line while the class loads unwoven.
+ */
+final class Weaver {
+  private Weaver() {}
+
+  /**
+   * Builds the transformer.
+   *
+   * @param clock the time source of the limiters it creates
+   * @return a class file transformer; not installed
+   */
+  static ClassFileTransformer create(NanoClock clock) {
+    return new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+        .disableClassFormatChanges()
+        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+        .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
+        .with(AgentBuilder.PoolStrategy.Default.FAST)
+        .with(new ErrorListener())
+        .ignore(none())
+        .type(
+            declaresMethod(
+                isAnnotatedWith(named(LimitWeaver.TOKEN_BUCKET))
+                    .or(isAnnotatedWith(named(LimitWeaver.LEAKY_BUCKET)))))
+        .transform(new LimitWeaver(clock))
+        .makeRaw();
+  }
+
+  /** Reports each class that could not be woven, once, by name. */
+  private static final class ErrorListener extends AgentBuilder.Listener.Adapter {
+    @Override
+    public void onTransformation(
+        TypeDescription type,
+        ClassLoader loader,
+        JavaModule module,
+        boolean loaded,
+        DynamicType dynamicType) {
+      if (AgentLog.debugEnabled()) {
+        AgentLog.debug("woven " + type.getName());
+      }
+    }
+
+    @Override
+    public void onError(
+        String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
+      AgentLog.error("could not weave " + typeName + " (it loads unwoven): " + error);
+    }
+  }
+}

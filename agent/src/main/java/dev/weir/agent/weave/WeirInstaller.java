@@ -1,0 +1,64 @@
+package dev.weir.agent.weave;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.config.AgentArgs;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.util.concurrent.Callable;
+
+/**
+ * Starts the agent inside its own class loader: reads the arguments, honours the kill switch, and
+ * installs the {@link WeirTransformer}. Byte Buddy is not loaded here; the transformer loads it
+ * when the first class that mentions a limit appears.
+ */
+public final class WeirInstaller {
+  private WeirInstaller() {}
+
+  /**
+   * Installs the agent. Called once per JVM by the bootstrap initializer, reflectively.
+   *
+   * @param args the agent argument string, may be null
+   * @param instrumentation the JVM's instrumentation
+   * @param premain true at JVM start ({@code -javaagent}), false on attach
+   * @param version the agent's version, for the start line
+   */
+  public static void install(
+      String args, Instrumentation instrumentation, boolean premain, String version) {
+    AgentArgs arguments = AgentArgs.parse(args, System.getProperties());
+    AgentLog.setLevel(arguments.logLevel());
+    for (String error : arguments.errors()) {
+      AgentLog.error(error);
+    }
+    if (!arguments.enabled()) {
+      AgentLog.info("weir " + version + " is disabled (enabled=false): nothing is woven");
+      return;
+    }
+    if (arguments.configPath() != null) {
+      AgentLog.error(
+          "config="
+              + arguments.configPath()
+              + ": config files are not supported by this version of Weir; only annotated methods"
+              + " are limited");
+    }
+    final NanoClock clock = NanoClock.SYSTEM;
+    WeirTransformer transformer =
+        new WeirTransformer(
+            new Callable<ClassFileTransformer>() {
+              @Override
+              public ClassFileTransformer call() {
+                return Weaver.create(clock);
+              }
+            });
+    instrumentation.addTransformer(transformer, true);
+    String retransformed = "";
+    if (!premain) {
+      retransformed = "; " + transformer.retransformLoaded(instrumentation) + " loaded classes woven";
+    }
+    AgentLog.info(
+        "weir "
+            + version
+            + " started: @TokenBucket and @LeakyBucket methods are limited as their classes load"
+            + retransformed);
+  }
+}

@@ -1,0 +1,172 @@
+package dev.weir.agent.weave;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.nio.charset.StandardCharsets;
+import java.security.ProtectionDomain;
+import java.util.concurrent.Callable;
+
+/**
+ * The class file transformer the agent installs: a cheap filter in front of Byte Buddy.
+ *
+ * <p>Most classes never mention Weir. For each class the JVM loads, this transformer first skips
+ * the JDK's and the agent's own packages by name, then scans the raw class bytes for the
+ * descriptors {@code Ldev/weir/TokenBucket;} and {@code Ldev/weir/LeakyBucket;} (an annotated
+ * method's class has them in its constant pool). Only a class that passes both is handed to Byte
+ * Buddy, which is itself loaded only when the first such class appears. A scan of a few kilobytes
+ * costs microseconds; a full parse costs far more, and annotation matching is the known start-up
+ * cost of agents.
+ *
+ * <p>Never throws: a failure to weave is logged with the class name, and the class loads unwoven.
+ * Thread-safe.
+ */
+final class WeirTransformer implements ClassFileTransformer {
+  private static final byte[][] MARKERS = {
+    "Ldev/weir/TokenBucket;".getBytes(StandardCharsets.UTF_8),
+    "Ldev/weir/LeakyBucket;".getBytes(StandardCharsets.UTF_8)
+  };
+
+  private static final String[] SKIPPED_PREFIXES = {
+    "java/", "javax/", "jdk/", "sun/", "com/sun/", "dev/weir/agent/"
+  };
+
+  private final Callable<ClassFileTransformer> weaverFactory;
+  private volatile ClassFileTransformer weaver;
+
+  /**
+   * Creates the transformer.
+   *
+   * @param weaverFactory builds the Byte Buddy transformer, called once, when first needed
+   */
+  WeirTransformer(Callable<ClassFileTransformer> weaverFactory) {
+    this.weaverFactory = weaverFactory;
+  }
+
+  @Override
+  public byte[] transform(
+      ClassLoader loader,
+      String internalName,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classFile) {
+    if (!isCandidate(internalName, classFile)) {
+      return null;
+    }
+    try {
+      return weaver()
+          .transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
+    } catch (Throwable t) {
+      AgentLog.error(
+          "could not weave " + internalName.replace('/', '.') + " (it loads unwoven): " + t);
+      return null;
+    }
+  }
+
+  /**
+   * Retransforms the classes loaded before the agent started (attach) that mention a limit. Each
+   * class is retransformed on its own, so one failure leaves the others woven.
+   *
+   * @param instrumentation the JVM's instrumentation
+   * @return the number of classes retransformed
+   */
+  int retransformLoaded(Instrumentation instrumentation) {
+    int woven = 0;
+    for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+      if (type.isArray() || type.isPrimitive() || !instrumentation.isModifiableClass(type)) {
+        continue;
+      }
+      String internalName = type.getName().replace('.', '/');
+      if (!isCandidate(internalName, classFileOf(type, internalName))) {
+        continue;
+      }
+      try {
+        instrumentation.retransformClasses(type);
+        woven++;
+      } catch (Throwable t) {
+        AgentLog.error("could not retransform " + type.getName() + " (it stays unwoven): " + t);
+      }
+    }
+    return woven;
+  }
+
+  static boolean isCandidate(String internalName, byte[] classFile) {
+    if (internalName == null || classFile == null) {
+      return false;
+    }
+    for (String prefix : SKIPPED_PREFIXES) {
+      if (internalName.startsWith(prefix)) {
+        return false;
+      }
+    }
+    for (byte[] marker : MARKERS) {
+      if (contains(classFile, marker)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static boolean contains(byte[] haystack, byte[] needle) {
+    byte first = needle[0];
+    int last = haystack.length - needle.length;
+    outer:
+    for (int i = 0; i <= last; i++) {
+      if (haystack[i] != first) {
+        continue;
+      }
+      for (int j = 1; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private ClassFileTransformer weaver() throws Exception {
+    ClassFileTransformer w = weaver;
+    if (w == null) {
+      synchronized (this) {
+        w = weaver;
+        if (w == null) {
+          w = weaverFactory.call();
+          weaver = w;
+        }
+      }
+    }
+    return w;
+  }
+
+  private static byte[] classFileOf(Class<?> type, String internalName) {
+    ClassLoader loader = type.getClassLoader();
+    String resource = internalName + ".class";
+    InputStream in =
+        loader == null
+            ? ClassLoader.getSystemResourceAsStream(resource)
+            : loader.getResourceAsStream(resource);
+    if (in == null) {
+      return null;
+    }
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        out.write(buffer, 0, n);
+      }
+      return out.toByteArray();
+    } catch (IOException e) {
+      return null;
+    } finally {
+      try {
+        in.close();
+      } catch (IOException ignored) {
+        // nothing to do
+      }
+    }
+  }
+}
