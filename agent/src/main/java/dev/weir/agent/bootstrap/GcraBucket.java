@@ -37,8 +37,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * System#nanoTime()} itself.
  *
  * <p><b>Saturation.</b> Every duration in ticks is capped at {@link #NEVER_TICKS} (2^61), which
- * means "never": an interval that long (rates below about one per 73 years) makes a limited call's
- * retry-after {@link Long#MAX_VALUE}. Sums of two capped values stay below 2^62, so no arithmetic on
+ * means "never": an interval that long (rates below about one per 73 years) makes every limited
+ * call's retry-after {@link Long#MAX_VALUE}. Sums of two capped values stay below 2^62, so no arithmetic on
  * the acquire path can overflow.
  *
  * <p><b>Clock.</b> The caller reads the clock once, before the CAS loop; a retry reuses that reading,
@@ -50,7 +50,10 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * full), and a distance beyond {@code admitLimit + max(admitLimit, 1 ms)} is the clock going back by
  * more than the burst plus the longest wait: the bucket is then taken as empty ({@code fullAt = now
  * + min(capacity * T, admitLimit)}), so no call is admitted beyond what it held and calls pass again
- * within capacity / rate, rather than once the clock has caught up.
+ * within capacity / rate, rather than once the clock has caught up. The one ambiguity left is an
+ * idle time between 3/4 and all of 2^64 ticks (156 to 208 days at 1024 ticks per nanosecond, over
+ * 400 years at one), which reads as a step back or a partly full bucket: under-admission for at
+ * most capacity / rate, never over-admission.
  *
  * <p>The acquire path allocates nothing, takes no lock and logs nothing.
  *
@@ -258,7 +261,7 @@ public final class GcraBucket {
 
   private long limited(long needed) {
     long retry = needed - retryBase;
-    return retry >= NEVER_TICKS ? NEVER : -retry;
+    return retry >= NEVER_TICKS || interval == NEVER_TICKS ? NEVER : -retry;
   }
 
   /**
