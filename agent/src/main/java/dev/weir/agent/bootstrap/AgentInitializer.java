@@ -37,8 +37,9 @@ public final class AgentInitializer {
     String version = jar.getManifest().getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
     ClassLoader loader = new AgentClassLoader(agentJar, jar, platformLoader());
     Class.forName(INSTALLER, true, loader)
-        .getMethod("install", String.class, Instrumentation.class, boolean.class, String.class)
-        .invoke(null, args, instrumentation, premain, version);
+        .getMethod(
+            "install", String.class, Instrumentation.class, boolean.class, String.class, File.class)
+        .invoke(null, args, instrumentation, premain, version, agentJar);
     started = true;
   }
 

@@ -11,6 +11,7 @@ import java.lang.instrument.ClassFileTransformer;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.utility.JavaModule;
@@ -28,14 +29,24 @@ final class Weaver {
    * Builds the transformer.
    *
    * @param clock the time source of the limiters it creates
+   * @param apiLocator reads the {@code dev.weir} API class files (the annotation types, for their
+   *     defaults) where a class loader does not serve them as resources: a loader whose parent is
+   *     the bootstrap loader finds the classes the agent appended there, but not their bytes
    * @return a class file transformer; not installed
    */
-  static ClassFileTransformer create(NanoClock clock) {
+  static ClassFileTransformer create(NanoClock clock, ClassFileLocator apiLocator) {
+    // Byte Buddy never needs sun.misc.Unsafe here (nothing is injected); safe mode keeps it from
+    // touching it, and from the JDK's warnings about it. Relocation renames this property with
+    // the rest of Byte Buddy, so it is the agent's copy alone that reads it.
+    if (System.getProperty("net.bytebuddy.safe") == null) {
+      System.setProperty("net.bytebuddy.safe", "true");
+    }
     return new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
         .disableClassFormatChanges()
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
         .with(AgentBuilder.PoolStrategy.Default.FAST)
+        .with(AgentBuilder.LocationStrategy.ForClassLoader.WEAK.withFallbackTo(apiLocator))
         .with(new ErrorListener())
         .ignore(none())
         .type(

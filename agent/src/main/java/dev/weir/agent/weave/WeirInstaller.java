@@ -3,9 +3,12 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.AgentArgs;
+import java.io.File;
+import java.io.IOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.Callable;
+import net.bytebuddy.dynamic.ClassFileLocator;
 
 /**
  * Starts the agent inside its own class loader: reads the arguments, honours the kill switch, and
@@ -22,9 +25,14 @@ public final class WeirInstaller {
    * @param instrumentation the JVM's instrumentation
    * @param premain true at JVM start ({@code -javaagent}), false on attach
    * @param version the agent's version, for the start line
+   * @param agentJar the agent jar, whose root holds the {@code dev.weir} API class files
    */
   public static void install(
-      String args, Instrumentation instrumentation, boolean premain, String version) {
+      String args,
+      Instrumentation instrumentation,
+      boolean premain,
+      String version,
+      final File agentJar) {
     AgentArgs arguments = AgentArgs.parse(args, System.getProperties());
     AgentLog.setLevel(arguments.logLevel());
     for (String error : arguments.errors()) {
@@ -46,8 +54,8 @@ public final class WeirInstaller {
         new WeirTransformer(
             new Callable<ClassFileTransformer>() {
               @Override
-              public ClassFileTransformer call() {
-                return Weaver.create(clock);
+              public ClassFileTransformer call() throws IOException {
+                return Weaver.create(clock, ClassFileLocator.ForJarFile.of(agentJar));
               }
             });
     instrumentation.addTransformer(transformer, true);

@@ -1,0 +1,126 @@
+package dev.weir.agent.bootstrap;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.RateLimitedException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The limiter's waiting, interruption and result codes, on a fake clock that never sleeps. */
+class BucketLimiterTest {
+  private static final long MS = 1_000_000L;
+  private static final long S = 1_000_000_000L;
+
+  private final FakeClock clock = new FakeClock(0);
+
+  @AfterEach
+  void clearInterrupt() {
+    Thread.interrupted();
+  }
+
+  private BucketLimiter limiter(
+      Discipline d, double rate, long capacity, boolean wait, long maxWaitNanos, long permits) {
+    GcraBucket bucket =
+        GcraBucket.create(d, rate, SECONDS, capacity, wait, maxWaitNanos, clock.nanoTime());
+    return new BucketLimiter("test", "Test#m()", bucket, permits, clock);
+  }
+
+  @Test
+  void waitWithinTheBoundProceedsAtTheSlot() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, 1, true, 1000 * MS, 1);
+    assertEquals(Limiter.ADMITTED, l.acquire());
+    assertEquals(Limiter.ADMITTED, l.acquire());
+    assertEquals(S, clock.nanoTime(), "the second call proceeds at 1.000 s");
+  }
+
+  @Test
+  void waitBeyondTheBoundIsRejectedAtOnce() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, 1, true, 999 * MS, 1);
+    assertEquals(Limiter.ADMITTED, l.acquire());
+    assertEquals(S, l.acquire(), "limited with retry-after 1 s");
+    assertEquals(0, clock.parkedNanos(), "rejected without waiting first");
+  }
+
+  @Test
+  void shapingDeparturesAreSpaced() {
+    BucketLimiter l = limiter(Discipline.SHAPING, 10, 20, false, Long.MAX_VALUE, 1);
+    for (int k = 0; k < 20; k++) {
+      clock.set(0);
+      assertEquals(Limiter.ADMITTED, l.acquire());
+      assertEquals(k * 100 * MS, clock.nanoTime(), "departure of call " + k);
+    }
+    clock.set(0);
+    assertEquals(100 * MS, l.acquire(), "the 21st finds the queue full");
+  }
+
+  @Test
+  void interruptedWaiterGivesItsSlotBackKeepsTheFlagAndReportsIt() {
+    BucketLimiter l = limiter(Discipline.SHAPING, 10, 5, false, Long.MAX_VALUE, 1);
+    assertEquals(Limiter.ADMITTED, l.acquire()); // departs at 0; the next slot is at 100 ms
+    clock.onPark(() -> Thread.currentThread().interrupt());
+    long result = l.acquire();
+    assertTrue(result < 0, "interrupted");
+    assertTrue(Thread.currentThread().isInterrupted(), "the interrupt flag is kept");
+    assertEquals(0, ~result, "its slot went back: a call now would be admitted into the queue");
+    assertEquals(4, l.bucket().availablePermits(clock.nanoTime()), "only the first call holds");
+
+    RateLimitedException e =
+        (RateLimitedException)
+            WeirBridge.limited(
+                new RateLimitedException("test", WeirBridge.retryAfterNanos(result)), result);
+    assertTrue(e.getCause() instanceof InterruptedException);
+    assertEquals(0, e.retryAfterNanos());
+  }
+
+  @Test
+  void interruptedWaiterWithALaterSlotBehindItKeepsTheSlotTaken() {
+    BucketLimiter l = limiter(Discipline.SHAPING, 10, 5, false, Long.MAX_VALUE, 1);
+    GcraBucket b = l.bucket();
+    assertEquals(0, b.acquire(0, 1, true)); // departs at 0
+    long mine = b.acquire(0, 1, true); // 100 ms
+    long later = b.acquire(0, 1, true); // 200 ms: depends on the slot before it
+    assertTrue(mine > 0 && later > 0);
+    assertFalse(b.giveBack(0, mine, 1));
+    assertEquals(2, b.availablePermits(0));
+  }
+
+  @Test
+  void enteringWithTheFlagSetStillPassesWhenNoWaitIsNeeded() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, 2, true, 1000 * MS, 1);
+    Thread.currentThread().interrupt();
+    assertEquals(Limiter.ADMITTED, l.acquire());
+    assertTrue(Thread.currentThread().isInterrupted());
+  }
+
+  @Test
+  void staleReadingIsRetriedWithAFreshOne() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, 3, false, 0, 1);
+    clock.set(S);
+    assertEquals(Limiter.ADMITTED, l.acquire());
+    clock.set(-10 * S); // the clock went back; the limiter confirms with a second reading
+    assertEquals(100 * MS, l.acquire(), "taken as empty: the next permit in 100 ms");
+    clock.advance(100 * MS);
+    assertEquals(Limiter.ADMITTED, l.acquire());
+  }
+
+  @Test
+  void refusedLimiterFailsClosed() {
+    RefusedLimiter l = new RefusedLimiter("x", "A#b()", "invalid @TokenBucket on A#b(): bad");
+    IllegalStateException e = assertThrows(IllegalStateException.class, l::acquire);
+    assertEquals("invalid @TokenBucket on A#b(): bad", e.getMessage());
+  }
+
+  @Test
+  void settingsNameEveryValue() {
+    assertEquals(
+        "token bucket 10.0/SECONDS capacity 20 permits 2 WAIT maxWait 500 ms",
+        limiter(Discipline.TOKEN_BUCKET, 10, 20, true, 500 * MS, 2).settings());
+    assertEquals(
+        "leaky bucket (shaping) 10.0/SECONDS capacity 20 REJECT",
+        limiter(Discipline.SHAPING, 10, 20, false, Long.MAX_VALUE, 1).settings());
+  }
+}
