@@ -12,11 +12,11 @@ import java.util.concurrent.TimeUnit;
  * unless other calls took the permits first.
  *
  * <p>The exception is cheap to create: it records no stack trace ({@link #fillInStackTrace()} does
- * nothing) and builds its message only when asked. The agent constructs it in the limited method itself through the public constructor {@link
- * #RateLimitedException(String, long)}, which stays stable across versions, so an application that
- * bundles an older copy of this class keeps working with a newer agent. When a waiting call is
- * interrupted, its cause is the {@link InterruptedException} and the thread's interrupt flag stays
- * set.
+ * nothing) and builds its message only when asked. The agent constructs it in the limited method
+ * itself through the public constructor {@link #RateLimitedException(String, long)}, which stays
+ * stable across versions, so an application that bundles an older copy of this class keeps working
+ * with a newer agent. When a waiting call is interrupted, its cause is the {@link
+ * InterruptedException} and the thread's interrupt flag stays set.
  */
 public class RateLimitedException extends RuntimeException {
   private static final long serialVersionUID = 1L;

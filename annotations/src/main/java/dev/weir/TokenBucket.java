@@ -41,8 +41,8 @@ public @interface TokenBucket {
    * <init>} for constructors), for example {@code com.acme.Outer$Inner#send}; when a class has
    * several limited methods of that name, each gets its parameter types appended, {@code
    * #send(int,java.lang.String)}. A default-named limiter is one per class loader, class and
-   * method. An explicit name is JVM-wide: every method giving that name shares one bucket, and
-   * they must agree on every setting, or the later one is invalid.
+   * method. An explicit name is JVM-wide: every method giving that name shares one bucket, and they
+   * must agree on every setting, or the later one is invalid.
    *
    * @return the limiter name, or empty for the default name
    */
@@ -94,8 +94,8 @@ public @interface TokenBucket {
   long maxWaitMillis() default 1000;
 
   /**
-   * A method of the same class called instead of throwing when the call is limited: same
-   * parameters (optionally followed by a {@link RateLimitedException}) and same return type.
+   * A method of the same class called instead of throwing when the call is limited: same parameters
+   * (optionally followed by a {@link RateLimitedException}) and same return type.
    *
    * <p>Not supported by this version of the agent: a non-empty value is refused (the method fails
    * closed) rather than silently ignored.

@@ -18,8 +18,8 @@ public final class WeirAgent {
   /**
    * Starts the agent before {@code main}: {@code java -javaagent:weir-agent.jar[=ARGS] ...}.
    *
-   * @param args {@code key=value} pairs separated by {@code ,}: {@code config}, {@code log},
-   *     {@code enabled}
+   * @param args {@code key=value} pairs separated by {@code ,}: {@code config}, {@code log}, {@code
+   *     enabled}
    * @param instrumentation the JVM's instrumentation
    */
   public static void premain(String args, Instrumentation instrumentation) {
@@ -39,10 +39,10 @@ public final class WeirAgent {
 
   private static void start(String args, Instrumentation instrumentation, boolean premain) {
     try {
-      File jar = new File(WeirAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      File jar =
+          new File(WeirAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar));
-      Class<?> initializer =
-          Class.forName("dev.weir.agent.bootstrap.AgentInitializer", true, null);
+      Class<?> initializer = Class.forName("dev.weir.agent.bootstrap.AgentInitializer", true, null);
       initializer
           .getMethod("start", String.class, Instrumentation.class, File.class, boolean.class)
           .invoke(null, args, instrumentation, jar, premain);

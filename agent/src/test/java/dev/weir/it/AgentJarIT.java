@@ -15,9 +15,9 @@ import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /**
- * The built jars: Java 8 bytecode throughout (the agent's users run legacy JVMs), every
- * third-party class relocated, the agent tier hidden from other class loaders, a manifest that
- * makes it an agent.
+ * The built jars: Java 8 bytecode throughout (the agent's users run legacy JVMs), every third-party
+ * class relocated, the agent tier hidden from other class loaders, a manifest that makes it an
+ * agent.
  */
 class AgentJarIT {
   private static final int JAVA_8 = 52;

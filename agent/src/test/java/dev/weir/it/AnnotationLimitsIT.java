@@ -104,8 +104,7 @@ class AnnotationLimitsIT {
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void anIsolatedClassLoaderGetsItsOwnDefaultNamedBucket(String jdk) {
     Result r =
-        ForkedJvm.withAgent(
-                jdk, null, "dev.weir.it.fixtures.LoaderScenario", ForkedJvm.FIXTURES)
+        ForkedJvm.withAgent(jdk, null, "dev.weir.it.fixtures.LoaderScenario", ForkedJvm.FIXTURES)
             .assertExit(0);
     assertEquals("isolated", r.value("loader"), r::toString);
     assertEquals(List.of("20", "20"), r.all("admitted"), r::toString);

@@ -141,8 +141,13 @@ final class ForkedJvm {
 
     @Override
     public String toString() {
-      return String.join(" ", command) + "\n--- exit " + exitCode + "\n--- stdout\n" + out
-          + "--- stderr\n" + err;
+      return String.join(" ", command)
+          + "\n--- exit "
+          + exitCode
+          + "\n--- stdout\n"
+          + out
+          + "--- stderr\n"
+          + err;
     }
   }
 }

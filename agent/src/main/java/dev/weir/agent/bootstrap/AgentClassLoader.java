@@ -15,8 +15,8 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
 /**
- * The agent's own class loader: defines the agent tier (weaving, config, relocated Byte Buddy)
- * from the {@code inst/**.classdata} entries of the agent jar.
+ * The agent's own class loader: defines the agent tier (weaving, config, relocated Byte Buddy) from
+ * the {@code inst/**.classdata} entries of the agent jar.
  *
  * <p>Those entries are not {@code .class} files, so no other class loader (the system loader, to
  * which {@code -javaagent} adds the jar, or the bootstrap loader, to which the agent appends it)

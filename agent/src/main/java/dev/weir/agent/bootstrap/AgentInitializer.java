@@ -34,7 +34,8 @@ public final class AgentInitializer {
       return;
     }
     JarFile jar = new JarFile(agentJar);
-    String version = jar.getManifest().getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
+    String version =
+        jar.getManifest().getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
     ClassLoader loader = new AgentClassLoader(agentJar, jar, platformLoader());
     Class.forName(INSTALLER, true, loader)
         .getMethod(

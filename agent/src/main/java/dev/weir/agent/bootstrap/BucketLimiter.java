@@ -102,7 +102,8 @@ public final class BucketLimiter extends Limiter {
     }
     s.append(bucket.waitOnLimit() ? " WAIT" : " REJECT");
     long maxWait = bucket.maxWaitNanos();
-    if (maxWait != Long.MAX_VALUE && (bucket.waitOnLimit() || bucket.discipline() == Discipline.SHAPING)) {
+    if (maxWait != Long.MAX_VALUE
+        && (bucket.waitOnLimit() || bucket.discipline() == Discipline.SHAPING)) {
       s.append(" maxWait ").append(maxWait / 1_000_000L).append(" ms");
     }
     return s.toString();

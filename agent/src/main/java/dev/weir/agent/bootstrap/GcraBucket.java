@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * bucket would be full again (equivalently, at which a leaky bucket would have drained). A call
  * needing {@code n} permits at time {@code now} moves it to {@code max(fullAt, now) + n * T}, where
  * {@code T} is the emission interval ({@code 1 / rate}). It is admitted if the distance it then
- * reaches ahead of {@code now} is within {@link #admitLimit}; it waits for the part of that distance
- * beyond {@link #freeLimit}. The three disciplines differ only in these two limits:
+ * reaches ahead of {@code now} is within {@link #admitLimit}; it waits for the part of that
+ * distance beyond {@link #freeLimit}. The three disciplines differ only in these two limits:
  *
  * <ul>
  *   <li>token bucket and leaky POLICING: free = capacity * T (a full bucket serves a burst of
@@ -38,30 +38,30 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *
  * <p><b>Saturation.</b> Every duration in ticks is capped at {@link #NEVER_TICKS} (2^61), which
  * means "never": an interval that long (rates below about one per 73 years) makes every limited
- * call's retry-after {@link Long#MAX_VALUE}. Sums of two capped values stay below 2^62, so no arithmetic on
- * the acquire path can overflow.
+ * call's retry-after {@link Long#MAX_VALUE}. Sums of two capped values stay below 2^62, so no
+ * arithmetic on the acquire path can overflow.
  *
- * <p><b>Clock.</b> The caller reads the clock once, before the CAS loop; a retry reuses that reading,
- * which can only make the bucket look fuller (under-admission, never over-admission). A reading that
- * puts {@code fullAt} more than {@link #admitLimit} ahead can be a stale read, the clock stepping
- * back, or an idle period so long that the tick difference wrapped. The first is answered with
- * {@link #STALE_CLOCK}: the caller reads the clock again and retries with {@code freshClock}. With a
- * fresh reading, a distance beyond {@link #WRAPPED} is an ancient {@code fullAt} (the bucket is
- * full), and a distance beyond {@code admitLimit + max(admitLimit, 1 ms)} is the clock going back by
- * more than the burst plus the longest wait: the bucket is then taken as empty ({@code fullAt = now
- * + min(capacity * T, admitLimit)}), so no call is admitted beyond what it held and calls pass again
- * within capacity / rate, rather than once the clock has caught up. The one ambiguity left is an
- * idle time between 3/4 and all of 2^64 ticks (156 to 208 days at 1024 ticks per nanosecond, over
- * 400 years at one), which reads as a step back or a partly full bucket: under-admission for at
- * most capacity / rate, never over-admission.
+ * <p><b>Clock.</b> The caller reads the clock once, before the CAS loop; a retry reuses that
+ * reading, which can only make the bucket look fuller (under-admission, never over-admission). A
+ * reading that puts {@code fullAt} more than {@link #admitLimit} ahead can be a stale read, the
+ * clock stepping back, or an idle period so long that the tick difference wrapped. The first is
+ * answered with {@link #STALE_CLOCK}: the caller reads the clock again and retries with {@code
+ * freshClock}. With a fresh reading, a distance beyond {@link #WRAPPED} is an ancient {@code
+ * fullAt} (the bucket is full), and a distance beyond {@code admitLimit + max(admitLimit, 1 ms)} is
+ * the clock going back by more than the burst plus the longest wait: the bucket is then taken as
+ * empty ({@code fullAt = now + min(capacity * T, admitLimit)}), so no call is admitted beyond what
+ * it held and calls pass again within capacity / rate, rather than once the clock has caught up.
+ * The one ambiguity left is an idle time between 3/4 and all of 2^64 ticks (156 to 208 days at 1024
+ * ticks per nanosecond, over 400 years at one), which reads as a step back or a partly full bucket:
+ * under-admission for at most capacity / rate, never over-admission.
  *
  * <p>The acquire path allocates nothing, takes no lock and logs nothing.
  *
  * <h2>Invariants</h2>
  *
  * <ol>
- *   <li>I1: after any successful CAS by an admitted call, {@code fullAt - now <= admitLimit} for the
- *       {@code now} that call used (guarded by {@code GcraBucketTest} and {@code
+ *   <li>I1: after any successful CAS by an admitted call, {@code fullAt - now <= admitLimit} for
+ *       the {@code now} that call used (guarded by {@code GcraBucketTest} and {@code
  *       GcraBucketStressTest.neverOverAdmits}).
  *   <li>I2: {@code fullAt} grows by exactly {@code n * T} per admitted {@code n} permits while the
  *       bucket is busy, and never decreases except on a confirmed clock step back (guarded by
@@ -69,8 +69,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *   <li>I3: on a clock that does not move, at most {@code capacity} permits are admitted without
  *       waiting, whatever the number of threads (guarded by {@code
  *       GcraBucketStressTest.frozenClockGrantsExactlyCapacity}).
- *   <li>I4: an acquire of more permits than the capacity returns {@link #NEVER} and leaves the state
- *       unchanged (guarded by {@code GcraBucketTest.morePermitsThanCapacity*}).
+ *   <li>I4: an acquire of more permits than the capacity returns {@link #NEVER} and leaves the
+ *       state unchanged (guarded by {@code GcraBucketTest.morePermitsThanCapacity*}).
  *   <li>I5: advancing the clock by {@link #retryAfterNanos(long)} of a limited call lets the same
  *       call through when nothing else runs (guarded by {@code
  *       GcraBucketTest.waitingRetryAfterAlwaysSuffices}).
@@ -222,8 +222,8 @@ public final class GcraBucket {
    * @return {@code >= 0}: admitted, after waiting that many ticks (0: proceed now; convert with
    *     {@link #toNanosCeil(long)}); {@link #STALE_CLOCK}: read the clock again and retry; {@link
    *     #NEVER}: limited, and never admissible (more permits than the capacity, or an interval of
-   *     "never"); any other negative value: limited, admissible at once after {@code -result}
-   *     ticks (see {@link #retryAfterNanos(long)})
+   *     "never"); any other negative value: limited, admissible at once after {@code -result} ticks
+   *     (see {@link #retryAfterNanos(long)})
    */
   public long acquire(long nowNanos, long permits, boolean freshClock) {
     if (permits > capacity) {
@@ -452,7 +452,8 @@ public final class GcraBucket {
               < 0) {
         ticksPerNano <<= 1;
       }
-      BigInteger[] qr = numerator.multiply(BigInteger.valueOf(ticksPerNano)).divideAndRemainder(denominator);
+      BigInteger[] qr =
+          numerator.multiply(BigInteger.valueOf(ticksPerNano)).divideAndRemainder(denominator);
       ticks = qr[1].signum() == 0 ? qr[0] : qr[0].add(BigInteger.ONE); // round against the caller
     }
     long interval =

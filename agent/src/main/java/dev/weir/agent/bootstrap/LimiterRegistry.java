@@ -22,7 +22,8 @@ public final class LimiterRegistry {
   private static volatile Limiter[] table = new Limiter[64];
   private static int size;
   private static final Map<String, Integer> BY_KEY = new HashMap<String, Integer>();
-  private static final Map<ClassLoader, Integer> LOADER_IDS = new WeakHashMap<ClassLoader, Integer>();
+  private static final Map<ClassLoader, Integer> LOADER_IDS =
+      new WeakHashMap<ClassLoader, Integer>();
   private static int nextLoaderId = 1;
 
   private LimiterRegistry() {}

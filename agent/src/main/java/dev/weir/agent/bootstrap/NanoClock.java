@@ -3,8 +3,8 @@ package dev.weir.agent.bootstrap;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The time source of the buckets and the way waiting threads sleep, injected so that tests run on
- * a fake clock and never sleep.
+ * The time source of the buckets and the way waiting threads sleep, injected so that tests run on a
+ * fake clock and never sleep.
  *
  * <p>Readings are nanoseconds from an arbitrary origin, like {@link System#nanoTime()}: only
  * differences mean anything, and they are computed with wrapping subtraction.

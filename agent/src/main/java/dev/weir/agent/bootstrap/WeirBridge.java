@@ -44,8 +44,8 @@ public final class WeirBridge {
   }
 
   /**
-   * Completes the exception the woven code throws: when the call was interrupted while waiting,
-   * its cause becomes an {@link InterruptedException} (the thread's interrupt flag stays set).
+   * Completes the exception the woven code throws: when the call was interrupted while waiting, its
+   * cause becomes an {@link InterruptedException} (the thread's interrupt flag stays set).
    *
    * @param exception the {@code RateLimitedException} the woven code constructed
    * @param result the non-zero result of {@link #acquire(int)}

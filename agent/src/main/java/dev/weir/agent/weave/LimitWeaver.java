@@ -68,7 +68,8 @@ final class LimitWeaver implements AgentBuilder.Transformer {
       ClassLoader loader,
       JavaModule module,
       ProtectionDomain protectionDomain) {
-    List<MethodDescription.InDefinedShape> limited = new ArrayList<MethodDescription.InDefinedShape>();
+    List<MethodDescription.InDefinedShape> limited =
+        new ArrayList<MethodDescription.InDefinedShape>();
     Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
     for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
       if (method.isBridge() || method.isSynthetic() || !carriesLimit(method)) {
@@ -108,7 +109,10 @@ final class LimitWeaver implements AgentBuilder.Transformer {
 
   /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
   private Binding bind(
-      MethodDescription.InDefinedShape method, String origin, String defaultName, ClassLoader loader) {
+      MethodDescription.InDefinedShape method,
+      String origin,
+      String defaultName,
+      ClassLoader loader) {
     AnnotationDescription token = annotation(method, TOKEN_BUCKET);
     AnnotationDescription leaky = annotation(method, LEAKY_BUCKET);
     String kind = token != null ? "@TokenBucket" : "@LeakyBucket";
@@ -125,7 +129,9 @@ final class LimitWeaver implements AgentBuilder.Transformer {
       spec = token != null ? readTokenBucket(token) : readLeakyBucket(leaky);
     } catch (RuntimeException e) {
       return refuse(
-          defaultName, origin, "invalid " + kind + " on " + origin + ": cannot read it (" + e + ")");
+          defaultName,
+          origin,
+          "invalid " + kind + " on " + origin + ": cannot read it (" + e + ")");
     }
     for (ParameterDescription.InDefinedShape parameter : method.getParameters()) {
       if (annotation(parameter.getDeclaredAnnotations(), LIMIT_KEY) != null) {

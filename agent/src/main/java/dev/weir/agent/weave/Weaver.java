@@ -19,8 +19,8 @@ import net.bytebuddy.utility.JavaModule;
 /**
  * Builds the Byte Buddy transformer that weaves limits: no change to the class format (no added
  * fields or methods, so retransformation always works), type descriptions from the class file pool
- * only (the agent never loads an application class to decide anything), and every failure
- * reported as one log line while the class loads unwoven.
+ * only (the agent never loads an application class to decide anything), and every failure reported
+ * as one log line while the class loads unwoven.
  */
 final class Weaver {
   private Weaver() {}

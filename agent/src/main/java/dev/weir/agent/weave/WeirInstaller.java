@@ -61,7 +61,8 @@ public final class WeirInstaller {
     instrumentation.addTransformer(transformer, true);
     String retransformed = "";
     if (!premain) {
-      retransformed = "; " + transformer.retransformLoaded(instrumentation) + " loaded classes woven";
+      retransformed =
+          "; " + transformer.retransformLoaded(instrumentation) + " loaded classes woven";
     }
     AgentLog.info(
         "weir "

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A nanosecond clock that moves only when told. {@link #parkNanos(long)} advances it by the time
- * asked, so a waiting call returns at once with the clock at its deadline; an optional hook runs
- * on each park (to interrupt the parked thread, say).
+ * asked, so a waiting call returns at once with the clock at its deadline; an optional hook runs on
+ * each park (to interrupt the parked thread, say).
  */
 final class FakeClock implements NanoClock {
   private final AtomicLong now;

@@ -11,7 +11,9 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The bucket arithmetic on exact instants: SPEC "Exact behaviour" and the traps of other limiters. */
+/**
+ * The bucket arithmetic on exact instants: SPEC "Exact behaviour" and the traps of other limiters.
+ */
 class GcraBucketTest {
   private static final long MS = 1_000_000L;
   private static final long S = 1_000_000_000L;
@@ -228,9 +230,21 @@ class GcraBucketTest {
         long next = acquire(b, now + after, permits);
         assertTrue(
             next >= 0,
-            () -> d + " rate " + rate + " capacity " + capacity + " permits " + permits
-                + " wait " + wait + " maxWait " + maxWait + ": retry-after " + after
-                + " was not enough");
+            () ->
+                d
+                    + " rate "
+                    + rate
+                    + " capacity "
+                    + capacity
+                    + " permits "
+                    + permits
+                    + " wait "
+                    + wait
+                    + " maxWait "
+                    + maxWait
+                    + ": retry-after "
+                    + after
+                    + " was not enough");
         long free = d == Discipline.SHAPING ? b.toNanosCeil(next) : next;
         if (d != Discipline.SHAPING) {
           assertEquals(0, free, "admitted at once after retry-after");
@@ -363,8 +377,7 @@ class GcraBucketTest {
     assertArrayEquals(new long[] {1, 400_000}, GcraBucket.emissionInterval(2500, SECONDS));
     assertArrayEquals(new long[] {7, 1_000_000_000}, GcraBucket.emissionInterval(7, SECONDS));
     assertArrayEquals(new long[] {1, 10 * S}, GcraBucket.emissionInterval(0.1, SECONDS));
-    assertArrayEquals(
-        new long[] {1, 17_280 * S}, GcraBucket.emissionInterval(5, DAYS));
+    assertArrayEquals(new long[] {1, 17_280 * S}, GcraBucket.emissionInterval(5, DAYS));
     assertArrayEquals(
         new long[] {1, GcraBucket.NEVER_TICKS}, GcraBucket.emissionInterval(1e-10, SECONDS));
     // no small exact denominator: rounded up, never down
