@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Ten seconds of two workloads limited by the Weir agent, printed as a table, one line a second.
  *
  * <ul>
- *   <li>Orders (token bucket, 50/s, burst 100): the shop opens with a rush of 200 orders at once
- *       on top of 80 a second, demand stays at 80 a second, drops to 20 a second for three seconds,
+ *   <li>Orders (token bucket, 50/s, burst 100): the shop opens with a rush of 200 orders at once on
+ *       top of 80 a second, demand stays at 80 a second, drops to 20 a second for three seconds,
  *       and a second rush comes at second seven. Each rush passes up to the burst; under steady
  *       overload the rate holds at 50/s; the quiet spell refills the bucket.
  *   <li>Writes (leaky bucket, 20/s, queue 10): sixteen writers push rows as fast as they can. Rows

@@ -7,12 +7,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * asked, so a waiting call returns at once with the clock at its deadline; an optional hook runs on
  * each park (to interrupt the parked thread, say).
  */
-final class FakeClock implements NanoClock {
+public final class FakeClock implements NanoClock {
   private final AtomicLong now;
   private final AtomicLong parked = new AtomicLong();
   private volatile Runnable onPark = () -> {};
 
-  FakeClock(long startNanos) {
+  public FakeClock(long startNanos) {
     this.now = new AtomicLong(startNanos);
   }
 
@@ -30,11 +30,11 @@ final class FakeClock implements NanoClock {
     }
   }
 
-  void set(long nanos) {
+  public void set(long nanos) {
     now.set(nanos);
   }
 
-  void advance(long nanos) {
+  public void advance(long nanos) {
     now.addAndGet(nanos);
   }
 

@@ -1,0 +1,55 @@
+package dev.weir.agent.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class AgentArgsTest {
+  @Test
+  void defaults() {
+    AgentArgs args = AgentArgs.parse(null, new Properties());
+    assertTrue(args.enabled());
+    assertEquals(AgentLog.INFO, args.logLevel());
+    assertNull(args.configPath());
+    assertTrue(args.errors().isEmpty());
+  }
+
+  @Test
+  void agentArgumentWinsOverSystemProperty() {
+    Properties system = new Properties();
+    system.setProperty("weir.config", "/from/property.yaml");
+    system.setProperty("weir.enabled", "false");
+    system.setProperty("weir.log", "off");
+    AgentArgs args = AgentArgs.parse("config=/from/arg.yaml, enabled=true ,log=debug", system);
+    assertEquals("/from/arg.yaml", args.configPath());
+    assertTrue(args.enabled());
+    assertEquals(AgentLog.DEBUG, args.logLevel());
+  }
+
+  @Test
+  void systemPropertiesAloneWork() {
+    Properties system = new Properties();
+    system.setProperty("weir.enabled", "false");
+    assertFalse(AgentArgs.parse("", system).enabled());
+  }
+
+  @Test
+  void badArgumentsAreErrorsNamingTheValue() {
+    AgentArgs args =
+        AgentArgs.parse("enabled=maybe,log=loud,colour=blue,novalue", new Properties());
+    assertEquals(
+        List.of(
+            "unknown agent argument 'colour' (known: config, log, enabled), was colour=blue",
+            "agent argument 'novalue' must be key=value",
+            "log must be info, debug or off, was 'loud'",
+            "enabled must be true or false, was 'maybe'"),
+        args.errors());
+    assertTrue(args.enabled(), "a bad value never turns limits off");
+  }
+}

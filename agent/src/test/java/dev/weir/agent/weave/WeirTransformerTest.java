@@ -1,0 +1,194 @@
+package dev.weir.agent.weave;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.RateLimitedException;
+import dev.weir.agent.bootstrap.FakeClock;
+import fixtures.weave.Annotated;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Weaving in-process: the fixture's class file goes through the agent's transformer exactly as the
+ * JVM hands it over, and is defined by a fresh class loader. The bridge, the registry and the fake
+ * clock are the test's own classes, so results are exact.
+ */
+class WeirTransformerTest {
+  private static final String FIXTURE = Annotated.class.getName();
+  private final FakeClock clock = new FakeClock(0);
+  private WeirTransformer transformer;
+  private Class<?> woven;
+
+  @BeforeEach
+  void weave() throws Exception {
+    transformer =
+        new WeirTransformer(
+            () ->
+                Weaver.create(
+                    clock, ClassFileLocator.ForClassLoader.of(getClass().getClassLoader())));
+    woven = new WeavingLoader(transformer).loadClass(FIXTURE);
+    woven.getField("bodyRuns").setInt(null, 0);
+  }
+
+  @Test
+  void staticMethodIsLimitedWithExactRetryAfter() throws Exception {
+    Method limited = woven.getMethod("limited");
+    for (int i = 0; i < 3; i++) {
+      limited.invoke(null);
+    }
+    RateLimitedException e = limitedBy(() -> limited.invoke(null));
+    assertEquals(FIXTURE + "#limited", e.limiterName());
+    assertEquals(100_000_000L, e.retryAfterNanos());
+    assertEquals(3, bodyRuns(), "a limited call never runs the body");
+    clock.advance(100_000_000L);
+    limited.invoke(null);
+    assertEquals(4, bodyRuns());
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void callsThroughABridgeMethodCostExactlyOnce() throws Exception {
+    Supplier<String> supplier = (Supplier<String>) woven.getConstructor().newInstance();
+    assertEquals("value", supplier.get()); // the bridge get()Object calls get()String
+    assertEquals("value", supplier.get());
+    assertThrows(RateLimitedException.class, supplier::get);
+    assertEquals(2, bodyRuns());
+  }
+
+  @Test
+  void constructorsAreLimitedUnderTheNameInit() throws Exception {
+    Constructor<?> limited = woven.getConstructor(int.class);
+    limited.newInstance(1);
+    RateLimitedException e = limitedBy(() -> limited.newInstance(2));
+    assertEquals(FIXTURE + "#<init>", e.limiterName());
+    assertEquals(1, bodyRuns());
+    woven.getConstructor().newInstance(); // not limited
+  }
+
+  @Test
+  void overloadsGetTheirParameterTypesInTheDefaultName() throws Exception {
+    Object target = woven.getConstructor().newInstance();
+    Method ints = woven.getMethod("send", int.class);
+    Method strings = woven.getMethod("send", String.class);
+    ints.invoke(target, 1);
+    strings.invoke(target, "a");
+    assertEquals(FIXTURE + "#send(int)", limitedBy(() -> ints.invoke(target, 2)).limiterName());
+    assertEquals(
+        FIXTURE + "#send(java.lang.String)",
+        limitedBy(() -> strings.invoke(target, "b")).limiterName());
+  }
+
+  @Test
+  void invalidAnnotationFailsClosed() throws Exception {
+    Object target = woven.getConstructor().newInstance();
+    Method zero = woven.getMethod("zeroRate");
+    InvocationTargetException e =
+        assertThrows(InvocationTargetException.class, () -> zero.invoke(target));
+    assertTrue(e.getCause() instanceof IllegalStateException);
+    assertEquals(
+        "invalid @TokenBucket on " + FIXTURE + "#zeroRate(): rate must be > 0 and finite, was 0.0",
+        e.getCause().getMessage());
+  }
+
+  @Test
+  void unlimitedMethodsAreUntouched() throws Exception {
+    Object target = woven.getConstructor().newInstance();
+    for (int i = 0; i < 100; i++) {
+      assertEquals(
+          3L, woven.getMethod("unlimited", long.class, double.class).invoke(target, 1L, 2.0));
+    }
+  }
+
+  @Test
+  void classesThatNeverMentionALimitAreNotParsed() throws Exception {
+    byte[] plain = classFile(FakeClock.class.getName());
+    assertNull(transformer.transform(null, "dev/weir/Plain", null, null, plain));
+    assertFalse(WeirTransformer.isCandidate("dev/weir/Plain", plain));
+    assertTrue(WeirTransformer.isCandidate("x/Y", classFile(FIXTURE)));
+    assertFalse(WeirTransformer.isCandidate("java/lang/Thing", classFile(FIXTURE)));
+    assertFalse(WeirTransformer.isCandidate(null, classFile(FIXTURE)));
+  }
+
+  @Test
+  void markerSearchFindsEveryPosition() {
+    byte[] needle = "Ldev/weir/TokenBucket;".getBytes(StandardCharsets.UTF_8);
+    assertTrue(WeirTransformer.contains(needle, needle));
+    assertTrue(
+        WeirTransformer.contains(
+            ("xxLLdev" + new String(needle, StandardCharsets.UTF_8))
+                .getBytes(StandardCharsets.UTF_8),
+            needle));
+    assertFalse(
+        WeirTransformer.contains("Ldev/weir/TokenBucket".getBytes(StandardCharsets.UTF_8), needle));
+    assertFalse(WeirTransformer.contains(new byte[0], needle));
+  }
+
+  private int bodyRuns() throws ReflectiveOperationException {
+    return woven.getField("bodyRuns").getInt(null);
+  }
+
+  private static RateLimitedException limitedBy(ReflectiveCall call) {
+    InvocationTargetException e = assertThrows(InvocationTargetException.class, call::run);
+    assertNotNull(e.getCause());
+    assertTrue(e.getCause() instanceof RateLimitedException, () -> "got " + e.getCause());
+    return (RateLimitedException) e.getCause();
+  }
+
+  private static byte[] classFile(String className) throws IOException {
+    try (InputStream in =
+        WeirTransformerTest.class
+            .getClassLoader()
+            .getResourceAsStream(className.replace('.', '/') + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
+  private interface ReflectiveCall {
+    void run() throws Exception;
+  }
+
+  /** Child-first for the fixture package, whose classes it passes through the transformer. */
+  private static final class WeavingLoader extends ClassLoader {
+    private final WeirTransformer transformer;
+
+    WeavingLoader(WeirTransformer transformer) {
+      super(WeirTransformerTest.class.getClassLoader());
+      this.transformer = transformer;
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      if (!name.startsWith("fixtures.weave.")) {
+        return super.loadClass(name, resolve);
+      }
+      synchronized (getClassLoadingLock(name)) {
+        Class<?> loaded = findLoadedClass(name);
+        if (loaded != null) {
+          return loaded;
+        }
+        try {
+          byte[] original = classFile(name);
+          byte[] transformed =
+              transformer.transform(this, name.replace('.', '/'), null, null, original);
+          byte[] bytes = transformed == null ? original : transformed;
+          return defineClass(name, bytes, 0, bytes.length);
+        } catch (IOException e) {
+          throw new ClassNotFoundException(name, e);
+        }
+      }
+    }
+  }
+}
