@@ -1,0 +1,69 @@
+package dev.weir.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** {@code jcmd PID JVMTI.agent_load weir-agent.jar}: classes loaded before the attach get woven. */
+class AttachIT {
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void attachingWeavesClassesAlreadyLoaded(String jdk) throws Exception {
+    Path go = Files.createTempFile("weir-attach", ".go");
+    Files.delete(go);
+    Process target =
+        new ProcessBuilder(
+                jdk + "/bin/java",
+                "-cp",
+                ForkedJvm.FIXTURES + File.pathSeparator + ForkedJvm.ANNOTATIONS_JAR,
+                "dev.weir.it.fixtures.AttachTarget",
+                go.toString())
+            .redirectErrorStream(true)
+            .start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader out =
+        new BufferedReader(
+            new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8))) {
+      String pid = null;
+      for (String line; pid == null && (line = out.readLine()) != null; ) {
+        lines.add(line);
+        if (line.startsWith("pid=")) {
+          pid = line.substring(4);
+        }
+      }
+      assertTrue(pid != null, "no pid: " + lines);
+      Process jcmd =
+          new ProcessBuilder(
+                  jdk + "/bin/jcmd", pid, "JVMTI.agent_load", ForkedJvm.AGENT_JAR, "log=info")
+              .redirectErrorStream(true)
+              .start();
+      String jcmdOutput = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(jcmd.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, jcmd.exitValue(), jcmdOutput);
+      Files.createFile(go);
+      for (String line; (line = out.readLine()) != null; ) {
+        lines.add(line);
+      }
+    } finally {
+      assertTrue(target.waitFor(60, TimeUnit.SECONDS), "target did not finish: " + lines);
+      Files.deleteIfExists(go);
+    }
+    assertEquals(0, target.exitValue(), String.join("\n", lines));
+    assertTrue(lines.contains("before=21"), "unlimited before the attach: " + lines);
+    assertTrue(lines.contains("after=20"), "limited after the attach: " + lines);
+    assertTrue(
+        lines.stream().anyMatch(l -> l.contains("1 loaded classes woven")),
+        "the start line counts the retransformed class: " + lines);
+  }
+}
