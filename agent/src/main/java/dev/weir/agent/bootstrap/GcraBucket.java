@@ -295,8 +295,8 @@ public final class GcraBucket {
     if (ahead < 0 || ahead > WRAPPED) {
       ahead = 0;
     }
-    long retry = ahead + cost(permits) - retryBase;
-    return retry <= 0 ? 0 : toNanosCeil(retry);
+    long needed = ahead + cost(permits);
+    return needed <= retryBase ? 0 : retryAfterNanos(limited(needed));
   }
 
   /**
@@ -376,15 +376,6 @@ public final class GcraBucket {
    */
   public TimeUnit per() {
     return per;
-  }
-
-  /**
-   * The rate in permits per second, whatever unit it was given in.
-   *
-   * @return permits per second
-   */
-  public double ratePerSecond() {
-    return rate * 1e9 / per.toNanos(1);
   }
 
   /**

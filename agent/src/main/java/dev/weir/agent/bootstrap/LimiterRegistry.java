@@ -1,9 +1,7 @@
 package dev.weir.agent.bootstrap;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 
@@ -106,14 +104,5 @@ public final class LimiterRegistry {
       LOADER_IDS.put(loader, id);
     }
     return id;
-  }
-
-  /**
-   * Every registered limiter, in id order.
-   *
-   * @return a new list
-   */
-  public static synchronized List<Limiter> limiters() {
-    return new ArrayList<Limiter>(Arrays.asList(table).subList(0, size));
   }
 }

@@ -53,7 +53,11 @@ public final class WeirBridge {
    */
   public static RuntimeException limited(RuntimeException exception, long result) {
     if (result < 0) {
-      exception.initCause(new InterruptedException("interrupted while waiting for a permit"));
+      try {
+        exception.initCause(new InterruptedException("interrupted while waiting for a permit"));
+      } catch (IllegalStateException causeAlreadySet) {
+        // a copy of the exception class that sets its own cause: keep it
+      }
     }
     return exception;
   }

@@ -80,7 +80,7 @@ final class WeirTransformer implements ClassFileTransformer {
         continue;
       }
       String internalName = type.getName().replace('.', '/');
-      if (!isCandidate(internalName, classFileOf(type, internalName))) {
+      if (isSkipped(internalName) || !isCandidate(internalName, classFileOf(type, internalName))) {
         continue;
       }
       try {
@@ -94,16 +94,20 @@ final class WeirTransformer implements ClassFileTransformer {
   }
 
   static boolean isCandidate(String internalName, byte[] classFile) {
-    if (internalName == null || classFile == null) {
+    if (internalName == null || classFile == null || isSkipped(internalName)) {
       return false;
-    }
-    for (String prefix : SKIPPED_PREFIXES) {
-      if (internalName.startsWith(prefix)) {
-        return false;
-      }
     }
     for (byte[] marker : MARKERS) {
       if (contains(classFile, marker)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isSkipped(String internalName) {
+    for (String prefix : SKIPPED_PREFIXES) {
+      if (internalName.startsWith(prefix)) {
         return true;
       }
     }

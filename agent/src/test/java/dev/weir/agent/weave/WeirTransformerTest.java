@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.RateLimitedException;
+import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.FakeClock;
 import fixtures.weave.Annotated;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
 import net.bytebuddy.dynamic.ClassFileLocator;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,8 +34,14 @@ class WeirTransformerTest {
   private WeirTransformer transformer;
   private Class<?> woven;
 
+  @AfterEach
+  void restoreLog() {
+    AgentLog.setLevel(AgentLog.INFO);
+  }
+
   @BeforeEach
   void weave() throws Exception {
+    AgentLog.setLevel(AgentLog.OFF); // the invalid fixture method logs an error on every weave
     transformer =
         new WeirTransformer(
             () ->
