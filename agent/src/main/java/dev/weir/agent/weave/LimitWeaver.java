@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
-import static net.bytebuddy.matcher.ElementMatchers.is;
+import static net.bytebuddy.matcher.ElementMatchers.hasDescriptor;
+import static net.bytebuddy.matcher.ElementMatchers.hasMethodName;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.Discipline;
@@ -96,13 +97,19 @@ final class LimitWeaver implements AgentBuilder.Transformer {
               + method.getInternalName()
               + (limitedPerName.get(method.getInternalName()) > 1 ? parameters(method) : "");
       Binding binding = bind(method, origin, defaultName, loader);
+      // matched by name and descriptor, which need no type resolution: a signature that names a
+      // class the pool cannot find (an optional dependency, say) must not hide the method
       builder =
           builder.visit(
               Advice.withCustomMapping()
                   .bind(LimitAdvice.Id.class, binding.id)
                   .bind(LimitAdvice.Name.class, binding.name)
                   .to(advice, adviceLocator)
-                  .on(is(method)));
+                  .on(
+                      WeavePlan.expect(
+                          origin,
+                          hasMethodName(method.getInternalName())
+                              .and(hasDescriptor(method.getDescriptor())))));
     }
     return builder;
   }

@@ -43,6 +43,9 @@ final class Weaver {
     }
     return new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
         .disableClassFormatChanges()
+        // advice only: no method graph, so a signature naming a class that cannot be found (an
+        // optional dependency) neither fails nor hides the method
+        .with(AgentBuilder.TypeStrategy.Default.DECORATE)
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
         .with(AgentBuilder.PoolStrategy.Default.FAST)

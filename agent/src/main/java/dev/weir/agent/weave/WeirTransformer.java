@@ -56,10 +56,20 @@ final class WeirTransformer implements ClassFileTransformer {
     if (!isCandidate(internalName, classFile)) {
       return null;
     }
+    WeavePlan.begin();
     try {
-      return weaver()
-          .transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
+      byte[] woven =
+          weaver()
+              .transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
+      for (String missed : WeavePlan.end()) {
+        AgentLog.error(
+            "could not limit "
+                + missed
+                + ": the method was not found while weaving; it runs unlimited");
+      }
+      return woven;
     } catch (Throwable t) {
+      WeavePlan.end();
       AgentLog.error(
           "could not weave " + internalName.replace('/', '.') + " (it loads unwoven): " + t);
       return null;

@@ -11,6 +11,7 @@ import dev.weir.RateLimitedException;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.FakeClock;
 import fixtures.weave.Annotated;
+import fixtures.weave.OptionalDependency;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Constructor;
@@ -44,9 +45,7 @@ class WeirTransformerTest {
     AgentLog.setLevel(AgentLog.OFF); // the invalid fixture method logs an error on every weave
     transformer =
         new WeirTransformer(
-            () ->
-                Weaver.create(
-                    clock, ClassFileLocator.ForClassLoader.of(getClass().getClassLoader())));
+            () -> Weaver.create(clock, new ApiOnlyLocator(getClass().getClassLoader())));
     woven = new WeavingLoader(transformer).loadClass(FIXTURE);
     woven.getField("bodyRuns").setInt(null, 0);
   }
@@ -112,6 +111,14 @@ class WeirTransformerTest {
   }
 
   @Test
+  void aSignatureNamingAMissingClassStillGetsItsLimit() throws Exception {
+    Method call = woven.getMethod("callTakesOptional");
+    call.invoke(null);
+    limitedBy(() -> call.invoke(null));
+    assertEquals(1, bodyRuns());
+  }
+
+  @Test
   void unlimitedMethodsAreUntouched() throws Exception {
     Object target = woven.getConstructor().newInstance();
     for (int i = 0; i < 100; i++) {
@@ -164,12 +171,35 @@ class WeirTransformerTest {
     }
   }
 
+  /** Serves the {@code dev.weir} API class files only, as the agent jar's root does. */
+  private static final class ApiOnlyLocator implements ClassFileLocator {
+    private final ClassFileLocator all;
+
+    ApiOnlyLocator(ClassLoader loader) {
+      this.all = ClassFileLocator.ForClassLoader.of(loader);
+    }
+
+    @Override
+    public Resolution locate(String name) throws IOException {
+      return name.matches("dev\\.weir\\.[A-Za-z$]+")
+          ? all.locate(name)
+          : new Resolution.Illegal(name);
+    }
+
+    @Override
+    public void close() throws IOException {
+      all.close();
+    }
+  }
+
   private interface ReflectiveCall {
     void run() throws Exception;
   }
 
   /** Child-first for the fixture package, whose classes it passes through the transformer. */
   private static final class WeavingLoader extends ClassLoader {
+    private static final String HIDDEN =
+        OptionalDependency.class.getName().replace('.', '/') + ".class";
     private final WeirTransformer transformer;
 
     WeavingLoader(WeirTransformer transformer) {
@@ -178,7 +208,15 @@ class WeirTransformerTest {
     }
 
     @Override
+    public InputStream getResourceAsStream(String name) {
+      return name.equals(HIDDEN) ? null : super.getResourceAsStream(name);
+    }
+
+    @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      if (name.equals(OptionalDependency.class.getName())) {
+        throw new ClassNotFoundException(name + " is hidden: an absent optional dependency");
+      }
       if (!name.startsWith("fixtures.weave.")) {
         return super.loadClass(name, resolve);
       }
