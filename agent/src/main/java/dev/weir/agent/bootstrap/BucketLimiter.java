@@ -49,6 +49,11 @@ public final class BucketLimiter extends Limiter {
     if (result == GcraBucket.STALE_CLOCK) {
       now = clock.nanoTime();
       result = bucket.acquire(now, permits, true);
+      while (result == GcraBucket.CLOCK_STEPPED_BACK) {
+        bucket.resetAfterClockStep(clock.nanoTime());
+        now = clock.nanoTime();
+        result = bucket.acquire(now, permits, true);
+      }
       if (result == 0) {
         return ADMITTED;
       }

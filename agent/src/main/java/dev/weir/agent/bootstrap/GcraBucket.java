@@ -47,12 +47,16 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * clock stepping back, or an idle period so long that the tick difference wrapped. The first is
  * answered with {@link #STALE_CLOCK}: the caller reads the clock again and retries with {@code
  * freshClock}. With a fresh reading, a distance beyond {@link #WRAPPED} is an ancient {@code
- * fullAt} (the bucket is full), and a distance beyond {@code admitLimit + max(admitLimit, 1 ms)} is
- * the clock going back by more than the burst plus the longest wait: the bucket is then taken as
- * empty ({@code fullAt = now + min(capacity * T, admitLimit)}), so no call is admitted beyond what
- * it held and calls pass again within capacity / rate, rather than once the clock has caught up.
- * The one ambiguity left is an idle time between 3/4 and all of 2^64 ticks (156 to 208 days at 1024
- * ticks per nanosecond, over 400 years at one), which reads as a step back or a partly full bucket:
+ * fullAt} (the bucket is full), and a distance beyond {@code admitLimit + max(admitLimit, 1 s)} is
+ * the clock going back by more than the burst plus the longest wait: {@link #CLOCK_STEPPED_BACK}.
+ * The caller then reads the clock a third time and calls {@link #resetAfterClockStep}, which takes
+ * the bucket as empty ({@code fullAt = now + min(capacity * T, admitLimit)}) if that newest reading
+ * still agrees, so no call is admitted beyond what it held and calls pass again within capacity /
+ * rate, rather than once the clock has caught up. A stale reading is taken for a step back only if
+ * its thread stalls for over a second after each of two clock reads; {@code System.nanoTime()} does
+ * not go back on the JVMs Weir supports, so the reset exists for broken clocks. The one ambiguity
+ * left is an idle time between 3/4 and all of 2^64 ticks (156 to 208 days at 1024 ticks per
+ * nanosecond, over 400 years at one), which reads as a step back or a partly full bucket:
  * under-admission for at most capacity / rate, never over-admission.
  *
  * <p>The acquire path allocates nothing, takes no lock and logs nothing.
@@ -94,6 +98,12 @@ public final class GcraBucket {
 
   /** Result of {@link #acquire}: read the clock again and retry with {@code freshClock = true}. */
   public static final long STALE_CLOCK = Long.MIN_VALUE + 1;
+
+  /**
+   * Result of {@link #acquire} with a fresh reading: the clock went back by more than the margin;
+   * call {@link #resetAfterClockStep} with a new reading, then retry.
+   */
+  public static final long CLOCK_STEPPED_BACK = Long.MIN_VALUE + 2;
 
   private static final AtomicLongFieldUpdater<GcraBucket> FULL_AT =
       AtomicLongFieldUpdater.newUpdater(GcraBucket.class, "fullAt");
@@ -170,7 +180,7 @@ public final class GcraBucket {
       this.admitLimit = waitOnLimit ? cap(burst + maxWait) : burst;
     }
     this.emptyAhead = Math.min(burst, admitLimit);
-    this.clockBackLimit = admitLimit + Math.max(admitLimit, cap(1_000_000L * ticksPerNano));
+    this.clockBackLimit = admitLimit + Math.max(admitLimit, cap(1_000_000_000L * ticksPerNano));
     this.fullAt = nowNanos * ticksPerNano; // full (a leaky bucket: empty) at creation
   }
 
@@ -221,9 +231,10 @@ public final class GcraBucket {
    *     new reading
    * @return {@code >= 0}: admitted, after waiting that many ticks (0: proceed now; convert with
    *     {@link #toNanosCeil(long)}); {@link #STALE_CLOCK}: read the clock again and retry; {@link
-   *     #NEVER}: limited, and never admissible (more permits than the capacity, or an interval of
-   *     "never"); any other negative value: limited, admissible at once after {@code -result} ticks
-   *     (see {@link #retryAfterNanos(long)})
+   *     #CLOCK_STEPPED_BACK}: see {@link #resetAfterClockStep}; {@link #NEVER}: limited, and never
+   *     admissible (more permits than the capacity, or an interval of "never"); any other negative
+   *     value: limited, admissible at once after {@code -result} ticks (see {@link
+   *     #retryAfterNanos(long)})
    */
   public long acquire(long nowNanos, long permits, boolean freshClock) {
     if (permits > capacity) {
@@ -239,12 +250,9 @@ public final class GcraBucket {
           return STALE_CLOCK;
         }
         if (ahead <= WRAPPED) {
-          if (ahead > clockBackLimit) {
-            // The clock went back: take the bucket as empty from now on, then try again.
-            FULL_AT.compareAndSet(this, current, now + emptyAhead);
-            continue;
-          }
-          return limited(ahead + cost); // within the margin: fuller than any call can use
+          // beyond the margin: the clock went back (resetAfterClockStep decides, on a new
+          // reading); within it: the bucket is just fuller than any call can use
+          return ahead > clockBackLimit ? CLOCK_STEPPED_BACK : limited(ahead + cost);
         }
         ahead = 0; // idle so long that the tick difference wrapped: full
       }
@@ -257,6 +265,24 @@ public final class GcraBucket {
         return wait > 0 ? wait : 0;
       }
     }
+  }
+
+  /**
+   * Takes the bucket as empty after {@link #acquire} reported {@link #CLOCK_STEPPED_BACK}, if a
+   * reading taken immediately before this call still puts {@code fullAt} beyond the margin. The
+   * bucket then holds nothing, so no call is admitted beyond what it held, and calls pass again
+   * within capacity / rate of the new time. Never blocks.
+   *
+   * @param nowNanos a reading taken immediately before this call
+   * @return true if the bucket was reset
+   */
+  public boolean resetAfterClockStep(long nowNanos) {
+    long now = nowNanos * ticksPerNano;
+    long current = fullAt;
+    long ahead = current - now;
+    return ahead > clockBackLimit
+        && ahead <= WRAPPED
+        && FULL_AT.compareAndSet(this, current, now + emptyAhead);
   }
 
   private long limited(long needed) {

@@ -27,9 +27,14 @@ class GcraBucketTest {
     return GcraBucket.create(d, rate, per, capacity, wait, maxWaitNanos, 0);
   }
 
-  /** One acquire with a trusted reading (the fake clock is never stale). */
+  /** One acquire with a trusted reading (the fake clock is never stale), as the limiter does it. */
   private static long acquire(GcraBucket b, long nowNanos, long permits) {
-    return b.acquire(nowNanos, permits, true);
+    long r = b.acquire(nowNanos, permits, true);
+    if (r == GcraBucket.CLOCK_STEPPED_BACK) {
+      assertTrue(b.resetAfterClockStep(nowNanos));
+      r = b.acquire(nowNanos, permits, true);
+    }
+    return r;
   }
 
   private static boolean passes(GcraBucket b, long nowNanos) {
@@ -301,6 +306,20 @@ class GcraBucketTest {
     GcraBucket b = tokenBucket(10, 3);
     assertTrue(passes(b, 0));
     assertEquals(GcraBucket.STALE_CLOCK, b.acquire(-10 * S, 1, false));
+  }
+
+  @Test
+  void aStaleFreshReadingNeverEmptiesTheBucketEarly() {
+    // a thread that read the clock, then stalled: its reading looks like a small step back
+    GcraBucket b = tokenBucket(1000, 10);
+    assertEquals(0, acquire(b, 100 * MS, 10)); // drained at 100 ms
+    long stale = b.acquire(100 * MS - 15 * MS, 1, true);
+    assertTrue(stale < 0 && stale != GcraBucket.CLOCK_STEPPED_BACK, "limited, got " + stale);
+    assertEquals(false, b.resetAfterClockStep(100 * MS - 15 * MS));
+    assertEquals(0, b.availablePermits(100 * MS), "nothing given away");
+    for (int i = 0; i < 10; i++) {
+      assertTrue(acquire(b, 100 * MS, 1) < 0);
+    }
   }
 
   @Test
