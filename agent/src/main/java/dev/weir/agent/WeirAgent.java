@@ -13,6 +13,8 @@ import java.util.jar.JarFile;
  * referenced again.
  */
 public final class WeirAgent {
+  private static final String INITIALIZER = "dev.weir.agent.bootstrap.AgentInitializer";
+
   private WeirAgent() {}
 
   /**
@@ -41,8 +43,13 @@ public final class WeirAgent {
     try {
       File jar =
           new File(WeirAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar));
-      Class<?> initializer = Class.forName("dev.weir.agent.bootstrap.AgentInitializer", true, null);
+      Class<?> initializer;
+      try {
+        initializer = Class.forName(INITIALIZER, true, null); // a second attach
+      } catch (ClassNotFoundException first) {
+        instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+        initializer = Class.forName(INITIALIZER, true, null);
+      }
       initializer
           .getMethod("start", String.class, Instrumentation.class, File.class, boolean.class)
           .invoke(null, args, instrumentation, jar, premain);

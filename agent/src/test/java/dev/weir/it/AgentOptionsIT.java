@@ -50,8 +50,22 @@ class AgentOptionsIT {
     Result r = ForkedJvm.withAgent(jdk, null, SCENARIOS, "burst").assertExit(0);
     assertTrue(
         r.err.matches(
-            "(?s).*\\[weir\\] weir \\d+\\.\\d+\\.\\d+\\S* started: @TokenBucket and @LeakyBucket"
-                + " methods are limited as their classes load.*"),
+            "(?s).*\\[weir\\] weir \\d+\\.\\d+\\.\\d+\\S* started: no config file;"
+                + " @TokenBucket and @LeakyBucket methods are limited as their classes load.*"),
+        r.err);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aConfigFileThisVersionCannotApplyStopsTheJvmBeforeMain(String jdk) {
+    Result r = ForkedJvm.withAgent(jdk, "config=/etc/weir.yaml", SCENARIOS, "burst");
+    r.assertExit(1);
+    assertFalse(r.out.contains("admitted="), "main must not run: " + r.out);
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR config=/etc/weir.yaml: config files are not supported by this version of"
+                + " Weir (they arrive in a later version), so the limits it holds cannot be"
+                + " applied; stopping the JVM before main (exit code 1)"),
         r.err);
   }
 

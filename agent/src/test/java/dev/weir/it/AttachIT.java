@@ -20,17 +20,28 @@ class AttachIT {
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void attachingWeavesClassesAlreadyLoaded(String jdk) throws Exception {
+    attachAndCheck(jdk, List.of());
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void attachingAfterADisabledStartWeaves(String jdk) throws Exception {
+    attachAndCheck(jdk, List.of("-javaagent:" + ForkedJvm.AGENT_JAR + "=enabled=false"));
+  }
+
+  private static void attachAndCheck(String jdk, List<String> targetOptions) throws Exception {
     Path go = Files.createTempFile("weir-attach", ".go");
     Files.delete(go);
-    Process target =
-        new ProcessBuilder(
-                jdk + "/bin/java",
-                "-cp",
-                ForkedJvm.FIXTURES + File.pathSeparator + ForkedJvm.ANNOTATIONS_JAR,
-                "dev.weir.it.fixtures.AttachTarget",
-                go.toString())
-            .redirectErrorStream(true)
-            .start();
+    List<String> command = new ArrayList<>();
+    command.add(jdk + "/bin/java");
+    command.addAll(targetOptions);
+    command.addAll(
+        List.of(
+            "-cp",
+            ForkedJvm.FIXTURES + File.pathSeparator + ForkedJvm.ANNOTATIONS_JAR,
+            "dev.weir.it.fixtures.AttachTarget",
+            go.toString()));
+    Process target = new ProcessBuilder(command).redirectErrorStream(true).start();
     List<String> lines = new ArrayList<>();
     try (BufferedReader out =
         new BufferedReader(

@@ -18,7 +18,7 @@ public final class AgentInitializer {
   private AgentInitializer() {}
 
   /**
-   * Starts the agent unless it is running already.
+   * Starts the agent unless it is weaving already.
    *
    * @param args the agent argument string, may be null
    * @param instrumentation the JVM's instrumentation
@@ -30,18 +30,24 @@ public final class AgentInitializer {
       String args, Instrumentation instrumentation, File agentJar, boolean premain)
       throws Exception {
     if (started) {
-      AgentLog.warn("weir is already running in this JVM; this start changes nothing");
+      AgentLog.warn("weir is already weaving in this JVM; this start changes nothing");
       return;
     }
     JarFile jar = new JarFile(agentJar);
     String version =
         jar.getManifest().getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
     ClassLoader loader = new AgentClassLoader(agentJar, jar, platformLoader());
-    Class.forName(INSTALLER, true, loader)
-        .getMethod(
-            "install", String.class, Instrumentation.class, boolean.class, String.class, File.class)
-        .invoke(null, args, instrumentation, premain, version, agentJar);
-    started = true;
+    Object weaving =
+        Class.forName(INSTALLER, true, loader)
+            .getMethod(
+                "install",
+                String.class,
+                Instrumentation.class,
+                boolean.class,
+                String.class,
+                File.class)
+            .invoke(null, args, instrumentation, premain, version, agentJar);
+    started = Boolean.TRUE.equals(weaving); // a disabled start leaves a later attach free to start
   }
 
   /** The platform class loader on Java 9+, where some JDK modules live; null (bootstrap) on 8. */

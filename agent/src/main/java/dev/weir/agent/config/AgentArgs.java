@@ -4,6 +4,7 @@ import dev.weir.agent.bootstrap.AgentLog;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 
 /**
@@ -13,7 +14,8 @@ import java.util.Properties;
  * <ul>
  *   <li>{@code config=PATH} ({@code weir.config}): the config file;
  *   <li>{@code log=info|debug|off} ({@code weir.log}): default {@code info};
- *   <li>{@code enabled=false} ({@code weir.enabled}): the kill switch, nothing is woven.
+ *   <li>{@code enabled=false} ({@code weir.enabled}): the kill switch, nothing is woven ({@code no}
+ *       and {@code off} also switch it off).
  * </ul>
  *
  * <p>An unknown key or a bad value is an {@link #errors() error}, reported by the agent; it never
@@ -77,10 +79,14 @@ public final class AgentArgs {
     }
     boolean on = true;
     if (enabled != null) {
-      if (enabled.equalsIgnoreCase("false")) {
+      String value = enabled.toLowerCase(Locale.ROOT);
+      if (value.equals("false") || value.equals("no") || value.equals("off")) {
         on = false;
-      } else if (!enabled.equalsIgnoreCase("true")) {
-        errors.add("enabled must be true or false, was '" + enabled + "'");
+      } else if (!value.equals("true") && !value.equals("yes") && !value.equals("on")) {
+        errors.add(
+            "enabled must be true or false (or yes/no, on/off), was '"
+                + enabled
+                + "'; the agent stays enabled");
       }
     }
     return new AgentArgs(config, level, on, errors);

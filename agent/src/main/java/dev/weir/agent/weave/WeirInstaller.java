@@ -19,15 +19,17 @@ public final class WeirInstaller {
   private WeirInstaller() {}
 
   /**
-   * Installs the agent. Called once per JVM by the bootstrap initializer, reflectively.
+   * Installs the agent. Called by the bootstrap initializer, reflectively, until a call returns
+   * true.
    *
    * @param args the agent argument string, may be null
    * @param instrumentation the JVM's instrumentation
    * @param premain true at JVM start ({@code -javaagent}), false on attach
    * @param version the agent's version, for the start line
    * @param agentJar the agent jar, whose root holds the {@code dev.weir} API class files
+   * @return true if the agent now weaves; false if it is disabled or refused to start
    */
-  public static void install(
+  public static boolean install(
       String args,
       Instrumentation instrumentation,
       boolean premain,
@@ -40,14 +42,20 @@ public final class WeirInstaller {
     }
     if (!arguments.enabled()) {
       AgentLog.info("weir " + version + " is disabled (enabled=false): nothing is woven");
-      return;
+      return false;
     }
     if (arguments.configPath() != null) {
-      AgentLog.error(
+      String refusal =
           "config="
               + arguments.configPath()
-              + ": config files are not supported by this version of Weir; only annotated methods"
-              + " are limited");
+              + ": config files are not supported by this version of Weir (they arrive in a later"
+              + " version), so the limits it holds cannot be applied";
+      if (premain) {
+        AgentLog.error(refusal + "; stopping the JVM before main (exit code 1)");
+        System.exit(1);
+      }
+      AgentLog.error(refusal + "; the attach does nothing");
+      return false;
     }
     final NanoClock clock = NanoClock.SYSTEM;
     WeirTransformer transformer =
@@ -67,7 +75,9 @@ public final class WeirInstaller {
     AgentLog.info(
         "weir "
             + version
-            + " started: @TokenBucket and @LeakyBucket methods are limited as their classes load"
+            + " started: no config file; @TokenBucket and @LeakyBucket methods are limited as"
+            + " their classes load (log=debug names each)"
             + retransformed);
+    return true;
   }
 }

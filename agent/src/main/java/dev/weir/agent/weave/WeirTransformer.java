@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
  * The class file transformer the agent installs: a cheap filter in front of Byte Buddy.
  *
  * <p>Most classes never mention Weir. For each class the JVM loads, this transformer first skips
- * the JDK's and the agent's own packages by name, then scans the raw class bytes for the
+ * {@code java.*} and the agent's own packages by name, then scans the raw class bytes for the
  * descriptors {@code Ldev/weir/TokenBucket;} and {@code Ldev/weir/LeakyBucket;} (an annotated
  * method's class has them in its constant pool). Only a class that passes both is handed to Byte
  * Buddy, which is itself loaded only when the first such class appears. A scan of a few kilobytes
@@ -30,9 +30,8 @@ final class WeirTransformer implements ClassFileTransformer {
     "Ldev/weir/LeakyBucket;".getBytes(StandardCharsets.UTF_8)
   };
 
-  private static final String[] SKIPPED_PREFIXES = {
-    "java/", "javax/", "jdk/", "sun/", "com/sun/", "dev/weir/agent/"
-  };
+  /** {@code java.*} cannot be defined by applications; the agent never weaves itself. */
+  private static final String[] SKIPPED_PREFIXES = {"java/", "dev/weir/agent/"};
 
   private final Callable<ClassFileTransformer> weaverFactory;
   private volatile ClassFileTransformer weaver;

@@ -33,6 +33,16 @@ class AgentArgsTest {
   }
 
   @Test
+  void killSwitchSpellings() {
+    for (String off : new String[] {"false", "FALSE", "no", "off"}) {
+      assertFalse(AgentArgs.parse("enabled=" + off, new Properties()).enabled(), off);
+    }
+    for (String on : new String[] {"true", "yes", "On"}) {
+      assertTrue(AgentArgs.parse("enabled=" + on, new Properties()).enabled(), on);
+    }
+  }
+
+  @Test
   void systemPropertiesAloneWork() {
     Properties system = new Properties();
     system.setProperty("weir.enabled", "false");
@@ -48,7 +58,8 @@ class AgentArgsTest {
             "unknown agent argument 'colour' (known: config, log, enabled), was colour=blue",
             "agent argument 'novalue' must be key=value",
             "log must be info, debug or off, was 'loud'",
-            "enabled must be true or false, was 'maybe'"),
+            "enabled must be true or false (or yes/no, on/off), was 'maybe'; the agent stays"
+                + " enabled"),
         args.errors());
     assertTrue(args.enabled(), "a bad value never turns limits off");
   }
