@@ -198,6 +198,33 @@ class GcraBucketTest {
   }
 
   @Test
+  void ratesFromOnePerHourToABillionPerSecondAcrossDaysOfIdlenessAndAClockThatWraps() {
+    double[] rates = {1.0 / 3600, 0.5, 7, 2500, 1e6, 3e8, 1e9};
+    long[] capacities = {1, 3, 1_000};
+    for (double rate : rates) {
+      for (long capacity : capacities) {
+        // readings that cross Long.MAX_VALUE, as System.nanoTime() may
+        long start = Long.MAX_VALUE - 5 * S;
+        GcraBucket b =
+            GcraBucket.create(Discipline.TOKEN_BUCKET, rate, SECONDS, capacity, false, 0, start);
+        String what = rate + "/s capacity " + capacity;
+        assertEquals(0, acquire(b, start, capacity), what + ": the full burst at once");
+        assertTrue(acquire(b, start, 1) < 0, what + ": nothing beyond it");
+        // days of idleness, at least enough to refill (1,000 at one an hour takes 42 days);
+        // the readings wrap past Long.MAX_VALUE
+        long idle = Math.max(3 * DAYS.toNanos(1), (long) Math.ceil(capacity / rate) * S + S);
+        long later = start + idle;
+        assertEquals(capacity, b.availablePermits(later), what + ": full again, never more");
+        assertEquals(0, acquire(b, later, capacity), what + ": the full burst again");
+        long retry = retryAfter(b, later, 1);
+        long interval = (long) Math.ceil(1e9 / rate);
+        assertTrue(Math.abs(retry - interval) <= 1, what + ": retry-after " + retry);
+        assertEquals(0, acquire(b, later + retry, 1), what + ": passes after retry-after");
+      }
+    }
+  }
+
+  @Test
   void retryAfterIsExact() {
     GcraBucket b = tokenBucket(1, 1);
     assertTrue(passes(b, 0));
