@@ -24,7 +24,7 @@ import java.util.WeakHashMap;
  *   <li>I2: a slot, once written, never changes: woven code keeps the limiter it was bound to
  *       (guarded by {@code AnnotationLimitsIT.anExplicitNameIsOneBucketForEveryMethodGivingIt}).
  *   <li>I3: equal keys get one id, whatever the threads weaving them (guarded by {@code
- *       AttachIT.attachingWeavesClassesAlreadyLoaded}, where the class is woven twice).
+ *       LimiterRegistryTest.equalKeysRegisteredConcurrentlyGetOneId}).
  * </ol>
  */
 public final class LimiterRegistry {
