@@ -71,6 +71,14 @@ class AgentOptionsIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void theReasonTheJvmStopsIsPrintedEvenWithLogOff(String jdk) {
+    Result r = ForkedJvm.withAgent(jdk, "log=off,config=/etc/weir.yaml", SCENARIOS, "burst");
+    r.assertExit(1);
+    assertTrue(r.err.contains("[weir] ERROR config=/etc/weir.yaml: config files are not"), r.err);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void unknownArgumentsAreReportedByName(String jdk) {
     Result r = ForkedJvm.withAgent(jdk, "enable=false,log=loud", SCENARIOS, "burst").assertExit(0);
     assertTrue(

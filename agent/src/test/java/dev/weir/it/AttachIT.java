@@ -29,7 +29,30 @@ class AttachIT {
     attachAndCheck(jdk, List.of("-javaagent:" + ForkedJvm.AGENT_JAR + "=enabled=false"));
   }
 
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void anAttachWhoseArgumentsCannotBeReadDoesNothing(String jdk) throws Exception {
+    List<String> lines = attach(jdk, List.of(), "enabled");
+    assertTrue(lines.contains("after=21"), "nothing woven: " + lines);
+    assertTrue(
+        lines.stream().anyMatch(l -> l.contains("the attach does nothing: its arguments")),
+        lines::toString);
+  }
+
   private static void attachAndCheck(String jdk, List<String> targetOptions) throws Exception {
+    List<String> lines = attach(jdk, targetOptions, "log=info");
+    assertTrue(lines.contains("before=21"), "unlimited before the attach: " + lines);
+    assertTrue(lines.contains("after=20"), "limited after the attach: " + lines);
+    assertTrue(lines.contains("fromBytesBefore=3"), lines::toString);
+    assertTrue(lines.contains("fromBytesAfter=1"), "a class defined from bytes: " + lines);
+    assertTrue(
+        lines.stream().anyMatch(l -> l.contains("2 loaded classes woven")),
+        "the start line counts the retransformed classes: " + lines);
+  }
+
+  /** Starts the target, attaches the agent with {@code agentArgs}, and returns all it printed. */
+  private static List<String> attach(String jdk, List<String> targetOptions, String agentArgs)
+      throws Exception {
     Path go = Files.createTempFile("weir-attach", ".go");
     Files.delete(go);
     List<String> command = new ArrayList<>();
@@ -56,7 +79,11 @@ class AttachIT {
       assertTrue(pid != null, "no pid: " + lines);
       Process jcmd =
           new ProcessBuilder(
-                  jdk + "/bin/jcmd", pid, "JVMTI.agent_load", ForkedJvm.AGENT_JAR, "log=info")
+                  jdk + "/bin/jcmd",
+                  pid,
+                  "JVMTI.agent_load",
+                  ForkedJvm.AGENT_JAR,
+                  "\"" + agentArgs + "\"")
               .redirectErrorStream(true)
               .start();
       String jcmdOutput = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -71,10 +98,6 @@ class AttachIT {
       Files.deleteIfExists(go);
     }
     assertEquals(0, target.exitValue(), String.join("\n", lines));
-    assertTrue(lines.contains("before=21"), "unlimited before the attach: " + lines);
-    assertTrue(lines.contains("after=20"), "limited after the attach: " + lines);
-    assertTrue(
-        lines.stream().anyMatch(l -> l.contains("1 loaded classes woven")),
-        "the start line counts the retransformed class: " + lines);
+    return lines;
   }
 }

@@ -53,6 +53,16 @@ public final class AgentLog {
   }
 
   /**
+   * Prints an error that stops the JVM, whatever the level: even {@code log=off} must not hide why
+   * the application did not start.
+   *
+   * @param message the line
+   */
+  public static void fatal(String message) {
+    System.err.println("[weir] ERROR " + message);
+  }
+
+  /**
    * Prints a warning line (at {@link #INFO} and above).
    *
    * @param message the line

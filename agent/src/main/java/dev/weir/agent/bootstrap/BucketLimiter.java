@@ -49,10 +49,14 @@ public final class BucketLimiter extends Limiter {
     if (result == GcraBucket.STALE_CLOCK) {
       now = clock.nanoTime();
       result = bucket.acquire(now, permits, true);
-      while (result == GcraBucket.CLOCK_STEPPED_BACK) {
+      if (result == GcraBucket.CLOCK_STEPPED_BACK) {
         bucket.resetAfterClockStep(clock.nanoTime());
         now = clock.nanoTime();
         result = bucket.acquire(now, permits, true);
+        if (result == GcraBucket.CLOCK_STEPPED_BACK) {
+          // readings that keep jumping back and forth: refuse this call rather than spin
+          return bucket.intervalNanos();
+        }
       }
       if (result == 0) {
         return ADMITTED;
@@ -64,10 +68,20 @@ public final class BucketLimiter extends Limiter {
     return await(now, result);
   }
 
+  /**
+   * Parks until the call's slot. The wait counts forward clock time only, so a clock that steps
+   * back while a call waits never lengthens that wait.
+   */
   private long await(long now, long waitTicks) {
-    long deadline = now + bucket.toNanosCeil(waitTicks);
+    long remaining = bucket.toNanosCeil(waitTicks);
+    long last = now;
     for (; ; ) {
-      long remaining = deadline - clock.nanoTime();
+      long reading = clock.nanoTime();
+      long progress = reading - last;
+      last = reading;
+      if (progress > 0) {
+        remaining -= progress;
+      }
       if (remaining <= 0) {
         return ADMITTED;
       }

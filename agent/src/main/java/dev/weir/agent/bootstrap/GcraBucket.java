@@ -358,6 +358,15 @@ public final class GcraBucket {
   }
 
   /**
+   * One emission interval, {@code 1 / rate}, in nanoseconds rounded up.
+   *
+   * @return nanoseconds, {@code >= 1}; {@link Long#MAX_VALUE} for an interval of "never"
+   */
+  public long intervalNanos() {
+    return toNanosCeil(interval);
+  }
+
+  /**
    * The retry-after of a limited result of {@link #acquire}.
    *
    * @param result a negative result of {@link #acquire} other than {@link #STALE_CLOCK}

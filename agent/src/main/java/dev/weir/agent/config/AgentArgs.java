@@ -52,7 +52,11 @@ public final class AgentArgs {
         String key = (eq < 0 ? pair : pair.substring(0, eq)).trim();
         String value = eq < 0 ? null : pair.substring(eq + 1).trim();
         if (value == null) {
-          errors.add("agent argument '" + pair.trim() + "' must be key=value");
+          errors.add(
+              "agent argument '"
+                  + pair.trim()
+                  + "' must be key=value (jcmd drops '=value' unless the options are quoted:"
+                  + " JVMTI.agent_load weir-agent.jar '\"key=value,key=value\"')");
         } else if (key.equals("config")) {
           config = value;
         } else if (key.equals("log")) {

@@ -14,13 +14,21 @@ import net.bytebuddy.matcher.ElementMatcher;
  * plan from {@link LimitWeaver} (which plans) to {@link WeirTransformer} (which checks).
  */
 final class WeavePlan {
-  private static final ThreadLocal<List<Expected>> PLANNED = new ThreadLocal<List<Expected>>();
+  private static final ThreadLocal<Plan> PLANNED = new ThreadLocal<Plan>();
 
   private WeavePlan() {}
 
+  /** Marks the plan of this thread as failed: the class loads unwoven, reported once already. */
+  static void markFailed() {
+    Plan plan = PLANNED.get();
+    if (plan != null) {
+      plan.failed = true;
+    }
+  }
+
   /** Starts an empty plan for the class about to be transformed on this thread. */
   static void begin() {
-    PLANNED.set(new ArrayList<Expected>());
+    PLANNED.set(new Plan());
   }
 
   /**
@@ -34,9 +42,9 @@ final class WeavePlan {
   static ElementMatcher<MethodDescription> expect(
       String origin, ElementMatcher<? super MethodDescription> matcher) {
     Expected expected = new Expected(origin, matcher);
-    List<Expected> plan = PLANNED.get();
+    Plan plan = PLANNED.get();
     if (plan != null) {
-      plan.add(expected);
+      plan.expected.add(expected);
     }
     return expected;
   }
@@ -44,20 +52,37 @@ final class WeavePlan {
   /**
    * Ends the plan of this thread.
    *
-   * @return the methods planned but never matched, empty when every one was woven
+   * @return the methods planned but never matched, empty when every one was woven or when the whole
+   *     class failed (that failure is reported already)
    */
   static List<String> end() {
-    List<Expected> plan = PLANNED.get();
+    Plan plan = PLANNED.get();
     PLANNED.remove();
     List<String> missed = new ArrayList<String>();
-    if (plan != null) {
-      for (Expected expected : plan) {
+    if (plan != null && !plan.failed) {
+      for (Expected expected : plan.expected) {
         if (!expected.matched) {
           missed.add(expected.origin);
         }
       }
     }
     return missed;
+  }
+
+  /**
+   * Ends the plan of this thread after the transformer threw.
+   *
+   * @return true if the failure was reported already
+   */
+  static boolean endFailed() {
+    Plan plan = PLANNED.get();
+    PLANNED.remove();
+    return plan != null && plan.failed;
+  }
+
+  private static final class Plan {
+    final List<Expected> expected = new ArrayList<Expected>();
+    boolean failed;
   }
 
   private static final class Expected implements ElementMatcher<MethodDescription> {

@@ -31,7 +31,9 @@ final class Weaver {
    * @param clock the time source of the limiters it creates
    * @param apiLocator reads the {@code dev.weir} API class files (the annotation types, for their
    *     defaults) where a class loader does not serve them as resources: a loader whose parent is
-   *     the bootstrap loader finds the classes the agent appended there, but not their bytes
+   *     the bootstrap loader finds the classes the agent appended there, but not their bytes. The
+   *     JDK's own class files come from the bootstrap loader, for loaders that serve no resources
+   *     at all
    * @return a class file transformer; not installed
    */
   static ClassFileTransformer create(NanoClock clock, ClassFileLocator apiLocator) {
@@ -49,7 +51,9 @@ final class Weaver {
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
         .with(AgentBuilder.PoolStrategy.Default.FAST)
-        .with(AgentBuilder.LocationStrategy.ForClassLoader.WEAK.withFallbackTo(apiLocator))
+        .with(
+            AgentBuilder.LocationStrategy.ForClassLoader.WEAK.withFallbackTo(
+                apiLocator, ClassFileLocator.ForClassLoader.ofBootLoader()))
         .with(new ErrorListener())
         .ignore(none())
         .type(
@@ -77,7 +81,9 @@ final class Weaver {
     @Override
     public void onError(
         String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
-      AgentLog.error("could not weave " + typeName + " (it loads unwoven): " + error);
+      WeavePlan.markFailed();
+      AgentLog.error(
+          "could not weave " + typeName + " (it loads unwoven, its limits are off): " + error);
     }
   }
 }

@@ -40,6 +40,10 @@ public final class WeirInstaller {
     for (String error : arguments.errors()) {
       AgentLog.error(error);
     }
+    if (!premain && !arguments.errors().isEmpty()) {
+      AgentLog.error("the attach does nothing: its arguments could not be read");
+      return false;
+    }
     if (!arguments.enabled()) {
       AgentLog.info("weir " + version + " is disabled (enabled=false): nothing is woven");
       return false;
@@ -51,7 +55,7 @@ public final class WeirInstaller {
               + ": config files are not supported by this version of Weir (they arrive in a later"
               + " version), so the limits it holds cannot be applied";
       if (premain) {
-        AgentLog.error(refusal + "; stopping the JVM before main (exit code 1)");
+        AgentLog.fatal(refusal + "; stopping the JVM before main (exit code 1)");
         System.exit(1);
       }
       AgentLog.error(refusal + "; the attach does nothing");

@@ -8,7 +8,12 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The class file transformer the agent installs: a cheap filter in front of Byte Buddy.
@@ -33,7 +38,13 @@ final class WeirTransformer implements ClassFileTransformer {
   /** {@code java.*} cannot be defined by applications; the agent never weaves itself. */
   private static final String[] SKIPPED_PREFIXES = {"java/", "dev/weir/agent/"};
 
+  private static final int RETRANSFORM_BATCH = 500;
+
   private final Callable<ClassFileTransformer> weaverFactory;
+
+  /** While an attach retransforms the loaded classes: the names of those woven. */
+  private volatile Set<String> wovenNames;
+
   private volatile ClassFileTransformer weaver;
 
   /**
@@ -57,7 +68,7 @@ final class WeirTransformer implements ClassFileTransformer {
     }
     WeavePlan.begin();
     try {
-      byte[] woven =
+      byte[] result =
           weaver()
               .transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
       for (String missed : WeavePlan.end()) {
@@ -66,9 +77,15 @@ final class WeirTransformer implements ClassFileTransformer {
                 + missed
                 + ": the method was not found while weaving; it runs unlimited");
       }
-      return woven;
+      Set<String> names = wovenNames;
+      if (result != null && names != null) {
+        names.add(internalName);
+      }
+      return result;
     } catch (Throwable t) {
-      WeavePlan.end();
+      if (WeavePlan.endFailed()) {
+        return null; // Byte Buddy's listener reported it, with the cause
+      }
       AgentLog.error(
           "could not weave " + internalName.replace('/', '.') + " (it loads unwoven): " + t);
       return null;
@@ -76,30 +93,56 @@ final class WeirTransformer implements ClassFileTransformer {
   }
 
   /**
-   * Retransforms the classes loaded before the agent started (attach) that mention a limit. Each
-   * class is retransformed on its own, so one failure leaves the others woven.
+   * Retransforms the classes loaded before the agent started (attach) that mention a limit. A class
+   * whose file its loader serves as a resource is scanned first; a class whose file it does not
+   * serve (one defined from bytes, say) is retransformed so that the scan sees the bytes the JVM
+   * holds. Classes go in batches; a batch that fails is retried class by class, so one failure
+   * leaves the others woven.
    *
    * @param instrumentation the JVM's instrumentation
-   * @return the number of classes retransformed
+   * @return the number of classes woven
    */
   int retransformLoaded(Instrumentation instrumentation) {
-    int woven = 0;
+    Set<String> names = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
+    wovenNames = names;
+    List<Class<?>> batch = new ArrayList<Class<?>>();
     for (Class<?> type : instrumentation.getAllLoadedClasses()) {
       if (type.isArray() || type.isPrimitive() || !instrumentation.isModifiableClass(type)) {
         continue;
       }
       String internalName = type.getName().replace('.', '/');
-      if (isSkipped(internalName) || !isCandidate(internalName, classFileOf(type, internalName))) {
+      if (isSkipped(internalName)) {
         continue;
       }
-      try {
-        instrumentation.retransformClasses(type);
-        woven++;
-      } catch (Throwable t) {
-        AgentLog.error("could not retransform " + type.getName() + " (it stays unwoven): " + t);
+      byte[] classFile = classFileOf(type, internalName);
+      if (classFile == null || isCandidate(internalName, classFile)) {
+        batch.add(type);
+      }
+      if (batch.size() == RETRANSFORM_BATCH) {
+        retransform(instrumentation, batch);
       }
     }
-    return woven;
+    retransform(instrumentation, batch);
+    wovenNames = null;
+    return names.size();
+  }
+
+  private static void retransform(Instrumentation instrumentation, List<Class<?>> batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    try {
+      instrumentation.retransformClasses(batch.toArray(new Class<?>[0]));
+    } catch (Throwable batchFailed) {
+      for (Class<?> type : batch) {
+        try {
+          instrumentation.retransformClasses(type);
+        } catch (Throwable t) {
+          AgentLog.error("could not retransform " + type.getName() + " (it stays unwoven): " + t);
+        }
+      }
+    }
+    batch.clear();
   }
 
   static boolean isCandidate(String internalName, byte[] classFile) {

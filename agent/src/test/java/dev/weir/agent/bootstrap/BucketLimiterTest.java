@@ -108,6 +108,46 @@ class BucketLimiterTest {
   }
 
   @Test
+  void readingsThatKeepJumpingBackAndForthAreRefusedNotSpunOn() {
+    BucketLimiter l =
+        new BucketLimiter(
+            "test",
+            "Test#m()",
+            GcraBucket.create(Discipline.TOKEN_BUCKET, 10, SECONDS, 3, false, 0, 100 * S),
+            1,
+            new NanoClock() {
+              private long reads;
+
+              @Override
+              public long nanoTime() {
+                return reads++ % 2 == 0 ? 0 : 100 * S; // L, H, L, H, ...
+              }
+
+              @Override
+              public void parkNanos(long nanos) {}
+            });
+    long result = 0;
+    for (int i = 0; i < 20 && result == 0; i++) {
+      result = l.acquire();
+    }
+    assertTrue(result > 0, "refused with a retry-after, never a hang");
+  }
+
+  @Test
+  void aClockStepBackWhileWaitingDoesNotLengthenTheWait() {
+    BucketLimiter l = limiter(Discipline.SHAPING, 10, 5, false, Long.MAX_VALUE, 1);
+    assertEquals(Limiter.ADMITTED, l.acquire());
+    clock.onPark(
+        () -> {
+          if (clock.parkedNanos() == 100 * MS) {
+            clock.set(-10 * S); // during the first park, the clock goes back 10 s
+          }
+        });
+    assertEquals(Limiter.ADMITTED, l.acquire());
+    assertEquals(200 * MS, clock.parkedNanos(), "100 ms, then 100 ms again, not 10 s");
+  }
+
+  @Test
   void refusedLimiterFailsClosed() {
     RefusedLimiter l = new RefusedLimiter("x", "A#b()", "invalid @TokenBucket on A#b(): bad");
     IllegalStateException e = assertThrows(IllegalStateException.class, l::acquire);

@@ -56,7 +56,8 @@ class AgentArgsTest {
     assertEquals(
         List.of(
             "unknown agent argument 'colour' (known: config, log, enabled), was colour=blue",
-            "agent argument 'novalue' must be key=value",
+            "agent argument 'novalue' must be key=value (jcmd drops '=value' unless the options"
+                + " are quoted: JVMTI.agent_load weir-agent.jar '\"key=value,key=value\"')",
             "log must be info, debug or off, was 'loud'",
             "enabled must be true or false (or yes/no, on/off), was 'maybe'; the agent stays"
                 + " enabled"),
