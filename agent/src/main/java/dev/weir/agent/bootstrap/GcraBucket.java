@@ -54,10 +54,14 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * still agrees, so no call is admitted beyond what it held and calls pass again within capacity /
  * rate, rather than once the clock has caught up. A stale reading is taken for a step back only if
  * its thread stalls for over a second after each of two clock reads; {@code System.nanoTime()} does
- * not go back on the JVMs Weir supports, so the reset exists for broken clocks. The one ambiguity
- * left is an idle time between 3/4 and all of 2^64 ticks (156 to 208 days at 1024 ticks per
- * nanosecond, over 400 years at one), which reads as a step back or a partly full bucket:
- * under-admission for at most capacity / rate, never over-admission.
+ * not go back on the JVMs Weir supports, so the reset exists for broken clocks. No limiter driven
+ * by a clock can do better than its clock: one that keeps jumping back and forth by more than the
+ * margin earns up to a burst per jump forward, as any idle period would. With an unbounded wait (a
+ * leaky bucket with {@code WAIT} and no {@code maxWaitMillis}) the margin is unbounded too, as a
+ * long queue and a step back look alike: there a step back costs new callers a wait as long as the
+ * step. The one ambiguity left is an idle time between 3/4 and all of 2^64 ticks (156 to 208 days
+ * at 1024 ticks per nanosecond, over 400 years at one), which reads as a step back or a partly full
+ * bucket: under-admission for at most capacity / rate, never over-admission.
  *
  * <p>The acquire path allocates nothing, takes no lock and logs nothing.
  *
