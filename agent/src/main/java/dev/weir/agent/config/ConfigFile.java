@@ -1,0 +1,447 @@
+package dev.weir.agent.config;
+
+import dev.weir.agent.bootstrap.Discipline;
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+
+/**
+ * Reads and validates the config file (YAML). Every error of the file is collected, each naming
+ * {@code file:line}, the key path, the rule and the value, as {@code weir.yaml:7:
+ * limits[1].tokenBucket.rate must be > 0, was -3}: this is the one place config errors come from.
+ *
+ * <p>Keys: top level {@code backend}, {@code limits}; entry {@code name} (required), {@code
+ * methods}, exactly one of {@code tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code
+ * per}, {@code capacity}, and {@code permits} or {@code mode}), {@code onLimit}, {@code
+ * maxWaitMillis}, {@code key}, {@code scope}, {@code dryRun}. Any other key is an error. Defaults
+ * as the annotations. Not thread-safe; use one instance per file.
+ */
+public final class ConfigFile {
+  private static final List<String> TOP = Arrays.asList("backend", "limits");
+  private static final List<String> ENTRY =
+      Arrays.asList(
+          "name",
+          "methods",
+          "tokenBucket",
+          "leakyBucket",
+          "onLimit",
+          "maxWaitMillis",
+          "key",
+          "scope",
+          "dryRun");
+  private static final List<String> TOKEN_KEYS =
+      Arrays.asList("rate", "per", "capacity", "permits");
+  private static final List<String> LEAKY_KEYS = Arrays.asList("rate", "per", "capacity", "mode");
+
+  private final String label;
+  private final List<String> errors = new ArrayList<String>();
+  private final List<ConfigLimit> limits = new ArrayList<ConfigLimit>();
+
+  private ConfigFile(String label) {
+    this.label = label;
+  }
+
+  /**
+   * Reads a config file.
+   *
+   * @param path the file, as the user gave it (messages name it so)
+   * @return the file's limits, or its errors
+   */
+  public static ConfigFile read(String path) {
+    ConfigFile config = new ConfigFile(path);
+    File file = new File(path);
+    try (Reader reader = new InputStreamReader(new FileInputStream(file), StandardCharsets.UTF_8)) {
+      config.parse(reader);
+    } catch (IOException e) {
+      config.errors.add(path + ": cannot read the config file (" + e.getMessage() + ")");
+    }
+    return config;
+  }
+
+  /**
+   * Parses config text.
+   *
+   * @param label the name messages use for it
+   * @param text the YAML
+   * @return the limits, or the errors
+   */
+  public static ConfigFile parse(String label, String text) {
+    ConfigFile config = new ConfigFile(label);
+    config.parse(new StringReader(text));
+    return config;
+  }
+
+  /**
+   * Every error of the file, in file order.
+   *
+   * @return the errors, empty when the file is valid
+   */
+  public List<String> errors() {
+    List<String> byLine = new ArrayList<String>(errors);
+    Collections.sort(byLine, BY_LINE); // stable: same-line errors keep their order
+    return Collections.unmodifiableList(byLine);
+  }
+
+  private static final Comparator<String> BY_LINE =
+      new Comparator<String>() {
+        @Override
+        public int compare(String a, String b) {
+          return Integer.compare(lineOf(a), lineOf(b));
+        }
+      };
+
+  private static int lineOf(String error) {
+    int first = error.indexOf(':');
+    int second = first < 0 ? -1 : error.indexOf(':', first + 1);
+    try {
+      return second < 0 ? 0 : Integer.parseInt(error.substring(first + 1, second));
+    } catch (NumberFormatException notALine) {
+      return 0;
+    }
+  }
+
+  /**
+   * The limits, when there are no errors.
+   *
+   * @return the limits in file order
+   */
+  public List<ConfigLimit> limits() {
+    return Collections.unmodifiableList(limits);
+  }
+
+  private void parse(Reader reader) {
+    Node root;
+    try {
+      LoadSettings settings = LoadSettings.builder().setLabel(label).build();
+      root = new Compose(settings).composeReader(reader).orElse(null);
+    } catch (MarkedYamlEngineException e) {
+      Mark mark = e.getProblemMark().orElse(e.getContextMark().orElse(null));
+      errors.add(
+          label
+              + ":"
+              + (mark == null ? "1" : String.valueOf(mark.getLine() + 1))
+              + ": not valid"
+              + " YAML: "
+              + e.getProblem());
+      return;
+    } catch (YamlEngineException e) {
+      errors.add(label + ": not valid YAML: " + e.getMessage());
+      return;
+    }
+    if (root == null) {
+      return; // an empty file: no limits
+    }
+    Map<String, Node> top = mapping(root, "the file", TOP);
+    if (top == null) {
+      return;
+    }
+    Node backend = top.get("backend");
+    if (backend != null) {
+      String uri = scalar(backend, "backend");
+      if (uri != null && !uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
+        error(backend, "backend must be a redis:// URI, was " + uri);
+      }
+    }
+    Node list = top.get("limits");
+    if (list == null) {
+      return;
+    }
+    if (!(list instanceof SequenceNode)) {
+      error(list, "limits must be a list of limits, was " + kind(list));
+      return;
+    }
+    Map<String, String> names = new HashMap<String, String>();
+    List<Node> entries = ((SequenceNode) list).getValue();
+    for (int i = 0; i < entries.size(); i++) {
+      entry(entries.get(i), "limits[" + i + "]", names);
+    }
+  }
+
+  private void entry(Node node, String path, Map<String, String> names) {
+    Map<String, Node> entry = mapping(node, path, ENTRY);
+    if (entry == null) {
+      return;
+    }
+    int errorsBefore = errors.size();
+    String name = null;
+    Node nameNode = entry.get("name");
+    if (nameNode == null) {
+      error(node, path + ".name is required");
+    } else {
+      name = scalar(nameNode, path + ".name");
+      if (name != null && name.trim().isEmpty()) {
+        error(nameNode, path + ".name must not be empty");
+        name = null;
+      } else if (name != null && names.containsKey(name)) {
+        error(nameNode, path + ".name '" + name + "' is already used by " + names.get(name));
+      } else if (name != null) {
+        names.put(name, path);
+      }
+    }
+    List<MethodPattern> patterns = new ArrayList<MethodPattern>();
+    Node methods = entry.get("methods");
+    if (methods instanceof SequenceNode) {
+      List<Node> items = ((SequenceNode) methods).getValue();
+      for (int i = 0; i < items.size(); i++) {
+        pattern(items.get(i), path + ".methods[" + i + "]", patterns);
+      }
+    } else if (methods != null) {
+      pattern(methods, path + ".methods", patterns);
+    }
+    Node token = entry.get("tokenBucket");
+    Node leaky = entry.get("leakyBucket");
+    if ((token == null) == (leaky == null)) {
+      error(node, path + " must have exactly one of tokenBucket and leakyBucket");
+      return;
+    }
+    String bucketPath = path + (token != null ? ".tokenBucket" : ".leakyBucket");
+    Map<String, Node> bucket =
+        mapping(token != null ? token : leaky, bucketPath, token != null ? TOKEN_KEYS : LEAKY_KEYS);
+    if (bucket == null) {
+      return;
+    }
+    Discipline discipline = Discipline.TOKEN_BUCKET;
+    if (leaky != null) {
+      String mode = choice(bucket.get("mode"), bucketPath + ".mode", "SHAPING", "POLICING");
+      discipline = "POLICING".equals(mode) ? Discipline.POLICING : Discipline.SHAPING;
+    }
+    LimitSpec.Builder spec = LimitSpec.builder(discipline);
+    if (name != null) {
+      spec.name(name);
+    }
+    Node rate = bucket.get("rate");
+    Double rateValue = null;
+    if (rate == null) {
+      error(token != null ? token : leaky, bucketPath + ".rate is required");
+    } else {
+      Double value = number(rate, bucketPath + ".rate");
+      if (value != null) {
+        if (!(value > 0) || value.isInfinite()) {
+          error(rate, bucketPath + ".rate must be > 0, was " + text(rate));
+        } else {
+          rateValue = value;
+          spec.rate(value);
+        }
+      }
+    }
+    String per =
+        choice(
+            bucket.get("per"),
+            bucketPath + ".per",
+            "NANOSECONDS",
+            "MICROSECONDS",
+            "MILLISECONDS",
+            "SECONDS",
+            "MINUTES",
+            "HOURS",
+            "DAYS");
+    if (per != null) {
+      spec.per(TimeUnit.valueOf(per));
+    }
+    Long capacity = whole(bucket.get("capacity"), bucketPath + ".capacity", 0);
+    if (capacity != null) {
+      spec.capacity(capacity);
+    }
+    Node permitsNode = bucket.get("permits");
+    Long permits = whole(permitsNode, bucketPath + ".permits", 1);
+    if (permits != null) {
+      long effective =
+          capacity != null && capacity > 0
+              ? capacity
+              : rateValue != null ? LimitSpec.defaultCapacity(rateValue) : Long.MAX_VALUE;
+      if (permits > effective || permits > Integer.MAX_VALUE) {
+        error(
+            permitsNode,
+            bucketPath
+                + ".permits must be between 1 and the capacity ("
+                + effective
+                + "), was "
+                + text(permitsNode));
+      } else {
+        spec.permits(permits.intValue());
+      }
+    }
+    String onLimit = choice(entry.get("onLimit"), path + ".onLimit", "REJECT", "WAIT");
+    spec.waitOnLimit("WAIT".equals(onLimit));
+    Long maxWait = whole(entry.get("maxWaitMillis"), path + ".maxWaitMillis", 0);
+    if (maxWait != null) {
+      spec.maxWaitMillis(maxWait);
+    }
+    Node key = entry.get("key");
+    if (key != null) {
+      error(
+          key,
+          path
+              + ".key is not supported by this version of Weir (per-key buckets arrive in a later"
+              + " version), was "
+              + text(key));
+    }
+    String scope = choice(entry.get("scope"), path + ".scope", "local", "cluster");
+    if ("cluster".equals(scope)) {
+      error(
+          entry.get("scope"),
+          path
+              + ".scope cluster is not supported by this version of Weir (cluster limits arrive in"
+              + " a later version), was cluster");
+    }
+    String dryRun = choice(entry.get("dryRun"), path + ".dryRun", "true", "false");
+    if (errors.size() == errorsBefore && name != null) {
+      limits.add(
+          new ConfigLimit(
+              name, patterns, spec.build(), "true".equals(dryRun), label + ":" + line(node)));
+    }
+  }
+
+  private void pattern(Node node, String path, List<MethodPattern> patterns) {
+    String text = scalar(node, path);
+    if (text == null) {
+      return;
+    }
+    try {
+      patterns.add(MethodPattern.parse(text));
+    } catch (IllegalArgumentException e) {
+      error(node, path + " " + e.getMessage() + ", was '" + text + "'");
+    }
+  }
+
+  /** A mapping's entries by key, each key checked against {@code known}; null if not a mapping. */
+  private Map<String, Node> mapping(Node node, String path, List<String> known) {
+    if (!(node instanceof MappingNode)) {
+      error(
+          node,
+          path + " must be a map of keys (" + String.join(", ", known) + "), was " + kind(node));
+      return null;
+    }
+    Map<String, Node> values = new LinkedHashMap<String, Node>();
+    for (NodeTuple tuple : ((MappingNode) node).getValue()) {
+      Node keyNode = tuple.getKeyNode();
+      String key = keyNode instanceof ScalarNode ? ((ScalarNode) keyNode).getValue() : null;
+      String where = path.equals("the file") ? "" : path + ".";
+      if (key == null || !known.contains(key)) {
+        error(
+            keyNode,
+            where
+                + (key == null ? "a key" : key)
+                + " is not a known key (known: "
+                + String.join(", ", known)
+                + ")");
+      } else if (values.containsKey(key)) {
+        error(keyNode, where + key + " is given twice");
+      } else {
+        values.put(key, tuple.getValueNode());
+      }
+    }
+    return values;
+  }
+
+  private String scalar(Node node, String path) {
+    if (!(node instanceof ScalarNode)) {
+      error(node, path + " must be a single value, was " + kind(node));
+      return null;
+    }
+    return ((ScalarNode) node).getValue();
+  }
+
+  private String choice(Node node, String path, String... allowed) {
+    if (node == null) {
+      return null;
+    }
+    String value = scalar(node, path);
+    if (value == null) {
+      return null;
+    }
+    for (String option : allowed) {
+      if (option.equals(value) || option.equals(value.toUpperCase(Locale.ROOT))) {
+        return option;
+      }
+    }
+    error(node, path + " must be one of " + String.join(", ", allowed) + ", was " + value);
+    return null;
+  }
+
+  private Double number(Node node, String path) {
+    String value = scalar(node, path);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Double.valueOf(value.trim());
+    } catch (NumberFormatException e) {
+      error(node, path + " must be a number, was " + value);
+      return null;
+    }
+  }
+
+  private Long whole(Node node, String path, long min) {
+    if (node == null) {
+      return null;
+    }
+    String value = scalar(node, path);
+    if (value == null) {
+      return null;
+    }
+    long parsed;
+    try {
+      parsed = Long.parseLong(value.trim().replace("_", ""));
+    } catch (NumberFormatException e) {
+      error(node, path + " must be a whole number >= " + min + ", was " + value);
+      return null;
+    }
+    if (parsed < min) {
+      error(node, path + " must be >= " + min + ", was " + value);
+      return null;
+    }
+    return parsed;
+  }
+
+  private static String text(Node node) {
+    return node instanceof ScalarNode ? ((ScalarNode) node).getValue() : kind(node);
+  }
+
+  private static String kind(Node node) {
+    if (node instanceof MappingNode) {
+      return "a map";
+    }
+    if (node instanceof SequenceNode) {
+      return "a list";
+    }
+    return "'" + text(node) + "'";
+  }
+
+  private void error(Node node, String message) {
+    errors.add(label + ":" + line(node) + ": " + message);
+  }
+
+  private static int line(Node node) {
+    if (node == null) {
+      return 1;
+    }
+    Optional<Mark> mark = node.getStartMark(); // no lambdas: this runs in premain
+    return mark.isPresent() ? mark.get().getLine() + 1 : 1;
+  }
+}

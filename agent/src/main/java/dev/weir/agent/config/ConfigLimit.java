@@ -1,0 +1,72 @@
+package dev.weir.agent.config;
+
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * One entry of the config file's {@code limits}, validated. Immutable.
+ *
+ * <p>With {@link #patterns()}, the limit applies to the methods they match; without, it overrides
+ * the settings of the annotated limiter of the same {@link #name()}.
+ */
+public final class ConfigLimit {
+  private final String name;
+  private final List<MethodPattern> patterns;
+  private final LimitSpec spec;
+  private final boolean dryRun;
+  private final String origin;
+
+  ConfigLimit(
+      String name, List<MethodPattern> patterns, LimitSpec spec, boolean dryRun, String origin) {
+    this.name = name;
+    this.patterns = Collections.unmodifiableList(patterns);
+    this.spec = spec;
+    this.dryRun = dryRun;
+    this.origin = origin;
+  }
+
+  /**
+   * The limiter's name, JVM-wide.
+   *
+   * @return the name
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * The methods it limits.
+   *
+   * @return the patterns; empty for an override of an annotated limiter
+   */
+  public List<MethodPattern> patterns() {
+    return patterns;
+  }
+
+  /**
+   * The settings.
+   *
+   * @return the spec
+   */
+  public LimitSpec spec() {
+    return spec;
+  }
+
+  /**
+   * Whether the limit only counts what it would limit.
+   *
+   * @return true for {@code dryRun: true}
+   */
+  public boolean dryRun() {
+    return dryRun;
+  }
+
+  /**
+   * Where the entry is, for messages: {@code weir.yaml:7}.
+   *
+   * @return file and line
+   */
+  public String origin() {
+    return origin;
+  }
+}

@@ -1,0 +1,133 @@
+package dev.weir.agent.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.agent.bootstrap.Discipline;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The config file: every key of the SPEC, and one exact message per rule. */
+class ConfigFileTest {
+  private static final String SPEC_EXAMPLE =
+      String.join(
+          "\n",
+          "backend: redis://127.0.0.1:6379",
+          "limits:",
+          "  - name: db-writes",
+          "    methods: \"org.h2.jdbc.JdbcPreparedStatement#executeUpdate\"",
+          "    leakyBucket: { rate: 500, per: SECONDS, capacity: 100, mode: SHAPING }",
+          "    onLimit: WAIT",
+          "    maxWaitMillis: 2000",
+          "  - name: sinks",
+          "    methods: [\"com.example.Sink+#write*\", \"com.example.Other#put(int,java.lang.String)\"]",
+          "    tokenBucket: { rate: 5, capacity: 5 }",
+          "    onLimit: REJECT",
+          "    dryRun: true",
+          "  - name: orders",
+          "    tokenBucket: { rate: 20, capacity: 40, per: minutes }",
+          "    scope: local",
+          "");
+
+  @Test
+  void readsEveryKey() {
+    ConfigFile config = ConfigFile.parse("weir.yaml", SPEC_EXAMPLE);
+    assertEquals(List.of(), config.errors());
+    List<ConfigLimit> limits = config.limits();
+    assertEquals(3, limits.size());
+
+    ConfigLimit writes = limits.get(0);
+    assertEquals("db-writes", writes.name());
+    assertEquals("weir.yaml:3", writes.origin());
+    assertEquals(Discipline.SHAPING, writes.spec().discipline());
+    assertEquals(500, writes.spec().rate());
+    assertEquals(100, writes.spec().capacity());
+    assertTrue(writes.spec().waitOnLimit());
+    assertEquals(2000, writes.spec().maxWaitMillis());
+    assertEquals(1, writes.patterns().size());
+    assertFalse(writes.dryRun());
+
+    ConfigLimit sinks = limits.get(1);
+    assertEquals(Discipline.TOKEN_BUCKET, sinks.spec().discipline());
+    assertEquals(2, sinks.patterns().size());
+    assertTrue(sinks.patterns().get(0).subtypes());
+    assertTrue(sinks.dryRun());
+    assertEquals(1000, sinks.spec().maxWaitMillis(), "the annotation default");
+
+    ConfigLimit orders = limits.get(2);
+    assertTrue(orders.patterns().isEmpty(), "no methods: an override");
+    assertEquals(TimeUnit.MINUTES, orders.spec().per());
+    assertEquals(40, orders.spec().capacity());
+  }
+
+  @Test
+  void everyErrorOfTheFileIsReportedWithFileLineKeyRuleAndValue() {
+    String text =
+        String.join(
+            "\n",
+            "limits:",
+            "  - name: a",
+            "    methods: com.example.Sink",
+            "    tokenBucket: { rate: -3 }",
+            "  - name: b",
+            "    tokenBucket: { rate: 10, capacity: 5, permits: 6, colour: red }",
+            "    onLimit: LATER",
+            "    maxWaitMillis: soon",
+            "    key: 0",
+            "    scope: cluster",
+            "  - methods: \"x.Y#z\"",
+            "    leakyBucket: { rate: fast, mode: SIDEWAYS, per: WEEKS }",
+            "    tokenBucket: { rate: 1 }",
+            "  - name: a",
+            "    leakyBucket: { rate: 1 }",
+            "    dryRun: maybe",
+            "nonsense: 1",
+            "");
+    assertEquals(
+        List.of(
+            "weir.yaml:3: limits[0].methods must be a method pattern like com.example.Type#method,"
+                + " was 'com.example.Sink'",
+            "weir.yaml:4: limits[0].tokenBucket.rate must be > 0, was -3",
+            "weir.yaml:6: limits[1].tokenBucket.colour is not a known key (known: rate, per,"
+                + " capacity, permits)",
+            "weir.yaml:6: limits[1].tokenBucket.permits must be between 1 and the capacity (5),"
+                + " was 6",
+            "weir.yaml:7: limits[1].onLimit must be one of REJECT, WAIT, was LATER",
+            "weir.yaml:8: limits[1].maxWaitMillis must be a whole number >= 0, was soon",
+            "weir.yaml:9: limits[1].key is not supported by this version of Weir (per-key buckets"
+                + " arrive in a later version), was 0",
+            "weir.yaml:10: limits[1].scope cluster is not supported by this version of Weir"
+                + " (cluster limits arrive in a later version), was cluster",
+            "weir.yaml:11: limits[2].name is required",
+            "weir.yaml:11: limits[2] must have exactly one of tokenBucket and leakyBucket",
+            "weir.yaml:14: limits[3].name 'a' is already used by limits[0]",
+            "weir.yaml:16: limits[3].dryRun must be one of true, false, was maybe",
+            "weir.yaml:17: nonsense is not a known key (known: backend, limits)"),
+        ConfigFile.parse("weir.yaml", text).errors());
+  }
+
+  @Test
+  void brokenYamlIsOneErrorWithItsLine() {
+    List<String> errors = ConfigFile.parse("w.yaml", "limits:\n  - name: [a\n").errors();
+    assertEquals(1, errors.size());
+    assertTrue(errors.get(0).startsWith("w.yaml:3: not valid YAML: "), errors.get(0));
+  }
+
+  @Test
+  void aMissingFileIsAnError() {
+    List<String> errors = ConfigFile.read("/no/such/weir.yaml").errors();
+    assertEquals(1, errors.size());
+    assertTrue(
+        errors.get(0).startsWith("/no/such/weir.yaml: cannot read the config file ("),
+        errors.get(0));
+  }
+
+  @Test
+  void anEmptyFileHasNoLimits() {
+    ConfigFile config = ConfigFile.parse("e.yaml", "# nothing yet\n");
+    assertEquals(List.of(), config.errors());
+    assertEquals(List.of(), config.limits());
+  }
+}
