@@ -57,28 +57,6 @@ class AgentOptionsIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
-  void aConfigFileThisVersionCannotApplyStopsTheJvmBeforeMain(String jdk) {
-    Result r = ForkedJvm.withAgent(jdk, "config=/etc/weir.yaml", SCENARIOS, "burst");
-    r.assertExit(1);
-    assertFalse(r.out.contains("admitted="), "main must not run: " + r.out);
-    assertTrue(
-        r.err.contains(
-            "[weir] ERROR config=/etc/weir.yaml: config files are not supported by this version of"
-                + " Weir (they arrive in a later version), so the limits it holds cannot be"
-                + " applied; stopping the JVM before main (exit code 1)"),
-        r.err);
-  }
-
-  @ParameterizedTest
-  @MethodSource("dev.weir.it.ForkedJvm#jdks")
-  void theReasonTheJvmStopsIsPrintedEvenWithLogOff(String jdk) {
-    Result r = ForkedJvm.withAgent(jdk, "log=off,config=/etc/weir.yaml", SCENARIOS, "burst");
-    r.assertExit(1);
-    assertTrue(r.err.contains("[weir] ERROR config=/etc/weir.yaml: config files are not"), r.err);
-  }
-
-  @ParameterizedTest
-  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void unknownArgumentsAreReportedByName(String jdk) {
     Result r = ForkedJvm.withAgent(jdk, "enable=false,log=loud", SCENARIOS, "burst").assertExit(0);
     assertTrue(

@@ -94,6 +94,24 @@ public final class BucketLimiter extends Limiter {
   }
 
   /**
+   * Permits per call.
+   *
+   * @return permits, {@code >= 1}
+   */
+  public long permits() {
+    return permits;
+  }
+
+  /**
+   * The time source.
+   *
+   * @return the clock
+   */
+  public NanoClock clock() {
+    return clock;
+  }
+
+  /**
    * The bucket, for diagnostics and tests.
    *
    * @return the bucket

@@ -47,11 +47,13 @@ final class LimitWeaver implements AgentBuilder.Transformer {
   static final String LIMIT_KEY = "dev.weir.LimitKey";
 
   private final NanoClock clock;
+  private final ConfigLimits config;
   private final TypeDescription advice;
   private final ClassFileLocator adviceLocator;
 
-  LimitWeaver(NanoClock clock) {
+  LimitWeaver(NanoClock clock, ConfigLimits config) {
     this.clock = clock;
+    this.config = config;
     this.advice = TypeDescription.ForLoadedType.of(LimitAdvice.class);
     try {
       this.adviceLocator =
@@ -73,7 +75,21 @@ final class LimitWeaver implements AgentBuilder.Transformer {
         new ArrayList<MethodDescription.InDefinedShape>();
     Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
     for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
-      if (method.isBridge() || method.isSynthetic() || !carriesLimit(method)) {
+      if (method.isBridge() || method.isSynthetic()) {
+        continue;
+      }
+      ConfigLimits.Entry entry =
+          config.match(type.getName(), method.getInternalName(), parameterNames(method));
+      if (entry != null && !method.isAbstract() && !method.isNative()) {
+        String origin = type.getName() + "#" + method.getInternalName() + parameters(method);
+        if (AgentLog.debugEnabled()) {
+          AgentLog.debug(
+              "limiting " + origin + " as '" + entry.name + "' (config: " + entry.pattern + ")");
+        }
+        builder = weave(builder, method, origin, new Binding(entry.id, entry.name));
+        continue;
+      }
+      if (!carriesLimit(method)) {
         continue;
       }
       limited.add(method);
@@ -96,22 +112,28 @@ final class LimitWeaver implements AgentBuilder.Transformer {
               + "#"
               + method.getInternalName()
               + (limitedPerName.get(method.getInternalName()) > 1 ? parameters(method) : "");
-      Binding binding = bind(method, origin, defaultName, loader);
-      // matched by name and descriptor, which need no type resolution: a signature that names a
-      // class the pool cannot find (an optional dependency, say) must not hide the method
-      builder =
-          builder.visit(
-              Advice.withCustomMapping()
-                  .bind(LimitAdvice.Id.class, binding.id)
-                  .bind(LimitAdvice.Name.class, binding.name)
-                  .to(advice, adviceLocator)
-                  .on(
-                      WeavePlan.expect(
-                          origin,
-                          hasMethodName(method.getInternalName())
-                              .and(hasDescriptor(method.getDescriptor())))));
+      builder = weave(builder, method, origin, bind(method, origin, defaultName, loader));
     }
     return builder;
+  }
+
+  private DynamicType.Builder<?> weave(
+      DynamicType.Builder<?> builder,
+      MethodDescription.InDefinedShape method,
+      String origin,
+      Binding binding) {
+    // matched by name and descriptor, which need no type resolution: a signature that names a
+    // class the pool cannot find (an optional dependency, say) must not hide the method
+    return builder.visit(
+        Advice.withCustomMapping()
+            .bind(LimitAdvice.Id.class, binding.id)
+            .bind(LimitAdvice.Name.class, binding.name)
+            .to(advice, adviceLocator)
+            .on(
+                WeavePlan.expect(
+                    origin,
+                    hasMethodName(method.getInternalName())
+                        .and(hasDescriptor(method.getDescriptor())))));
   }
 
   /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
@@ -139,6 +161,21 @@ final class LimitWeaver implements AgentBuilder.Transformer {
           defaultName,
           origin,
           "invalid " + kind + " on " + origin + ": cannot read it (" + e + ")");
+    }
+    String explicit = value(token != null ? token : leaky, "name", String.class);
+    String limiterName = explicit.isEmpty() ? defaultName : explicit;
+    Integer overridden = config.overrideId(limiterName);
+    if (overridden != null) {
+      if (AgentLog.debugEnabled()) {
+        AgentLog.debug(
+            "limiting "
+                + origin
+                + " as '"
+                + limiterName
+                + "': the config file overrides its "
+                + kind);
+      }
+      return new Binding(overridden, limiterName);
     }
     for (ParameterDescription.InDefinedShape parameter : method.getParameters()) {
       if (annotation(parameter.getDeclaredAnnotations(), LIMIT_KEY) != null) {
@@ -264,14 +301,16 @@ final class LimitWeaver implements AgentBuilder.Transformer {
 
   /** {@code (int,java.lang.String)}: the parameter types as Java source names. */
   static String parameters(MethodDescription method) {
-    StringBuilder s = new StringBuilder("(");
+    return "(" + String.join(",", parameterNames(method)) + ")";
+  }
+
+  /** The parameter types as Java source names, {@code int}, {@code java.lang.String[]}. */
+  static List<String> parameterNames(MethodDescription method) {
+    List<String> names = new ArrayList<String>();
     for (TypeDescription parameter : method.getParameters().asTypeList().asErasures()) {
-      if (s.length() > 1) {
-        s.append(',');
-      }
-      s.append(parameter.getActualName());
+      names.add(parameter.getActualName());
     }
-    return s.append(')').toString();
+    return names;
   }
 
   private static final class Binding {

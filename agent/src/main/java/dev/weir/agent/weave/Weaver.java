@@ -14,6 +14,7 @@ import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -34,9 +35,11 @@ final class Weaver {
    *     the bootstrap loader finds the classes the agent appended there, but not their bytes. The
    *     JDK's own class files come from the bootstrap loader, for loaders that serve no resources
    *     at all
+   * @param config the config file's limits
    * @return a class file transformer; not installed
    */
-  static ClassFileTransformer create(NanoClock clock, ClassFileLocator apiLocator) {
+  static ClassFileTransformer create(
+      NanoClock clock, ClassFileLocator apiLocator, final ConfigLimits config) {
     // Byte Buddy never needs sun.misc.Unsafe here (nothing is injected); safe mode keeps it from
     // touching it, and from the JDK's warnings about it. Relocation renames this property with
     // the rest of Byte Buddy, so it is the agent's copy alone that reads it.
@@ -58,9 +61,16 @@ final class Weaver {
         .ignore(none())
         .type(
             declaresMethod(
-                isAnnotatedWith(named(LimitWeaver.TOKEN_BUCKET))
-                    .or(isAnnotatedWith(named(LimitWeaver.LEAKY_BUCKET)))))
-        .transform(new LimitWeaver(clock))
+                    isAnnotatedWith(named(LimitWeaver.TOKEN_BUCKET))
+                        .or(isAnnotatedWith(named(LimitWeaver.LEAKY_BUCKET))))
+                .or(
+                    new ElementMatcher.Junction.AbstractBase<TypeDescription>() {
+                      @Override
+                      public boolean matches(TypeDescription type) {
+                        return config.mayMatchType(type.getName());
+                      }
+                    }))
+        .transform(new LimitWeaver(clock, config))
         .makeRaw();
   }
 

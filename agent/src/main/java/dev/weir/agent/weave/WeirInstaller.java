@@ -3,6 +3,7 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.AgentArgs;
+import dev.weir.agent.config.ConfigFile;
 import java.io.File;
 import java.io.IOException;
 import java.lang.instrument.ClassFileTransformer;
@@ -48,28 +49,44 @@ public final class WeirInstaller {
       AgentLog.info("weir " + version + " is disabled (enabled=false): nothing is woven");
       return false;
     }
-    if (arguments.configPath() != null) {
-      String refusal =
-          "config="
-              + arguments.configPath()
-              + ": config files are not supported by this version of Weir (they arrive in a later"
-              + " version), so the limits it holds cannot be applied";
-      if (premain) {
-        AgentLog.fatal(refusal + "; stopping the JVM before main (exit code 1)");
-        System.exit(1);
-      }
-      AgentLog.error(refusal + "; the attach does nothing");
-      return false;
-    }
     final NanoClock clock = NanoClock.SYSTEM;
+    ConfigLimits config = ConfigLimits.NONE;
+    String limitsLoaded = "no config file";
+    if (arguments.configPath() != null) {
+      ConfigFile file = ConfigFile.read(arguments.configPath());
+      if (!file.errors().isEmpty()) {
+        for (String error : file.errors()) {
+          AgentLog.fatal(error);
+        }
+        if (premain) {
+          AgentLog.fatal(
+              arguments.configPath()
+                  + ": "
+                  + file.errors().size()
+                  + " error(s); stopping the JVM before main (exit code 1)");
+          System.exit(1);
+        }
+        AgentLog.error(arguments.configPath() + ": the attach does nothing");
+        return false;
+      }
+      config = ConfigLimits.register(file.limits(), clock);
+      limitsLoaded =
+          file.limits().size()
+              + " limits from "
+              + arguments.configPath()
+              + (file.limits().isEmpty() ? "" : " (" + String.join(", ", config.names()) + ")");
+      DryRunReporter.start(config.dryRuns());
+    }
+    final ConfigLimits limits = config;
     WeirTransformer transformer =
         new WeirTransformer(
             new Callable<ClassFileTransformer>() {
               @Override
               public ClassFileTransformer call() throws IOException {
-                return Weaver.create(clock, ClassFileLocator.ForJarFile.of(agentJar));
+                return Weaver.create(clock, ClassFileLocator.ForJarFile.of(agentJar), limits);
               }
-            });
+            },
+            limits);
     instrumentation.addTransformer(transformer, true);
     String retransformed = "";
     if (!premain) {
@@ -79,8 +96,10 @@ public final class WeirInstaller {
     AgentLog.info(
         "weir "
             + version
-            + " started: no config file; @TokenBucket and @LeakyBucket methods are limited as"
-            + " their classes load (log=debug names each)"
+            + " started: "
+            + limitsLoaded
+            + "; @TokenBucket and @LeakyBucket methods are limited as their classes load"
+            + " (log=debug names each)"
             + retransformed);
     return true;
   }

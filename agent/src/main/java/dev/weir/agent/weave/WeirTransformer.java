@@ -41,6 +41,7 @@ final class WeirTransformer implements ClassFileTransformer {
   private static final int RETRANSFORM_BATCH = 500;
 
   private final Callable<ClassFileTransformer> weaverFactory;
+  private final ConfigLimits config;
 
   /** While an attach retransforms the loaded classes: the names of those woven. */
   private volatile Set<String> wovenNames;
@@ -53,7 +54,18 @@ final class WeirTransformer implements ClassFileTransformer {
    * @param weaverFactory builds the Byte Buddy transformer, called once, when first needed
    */
   WeirTransformer(Callable<ClassFileTransformer> weaverFactory) {
+    this(weaverFactory, ConfigLimits.NONE);
+  }
+
+  /**
+   * Creates the transformer.
+   *
+   * @param weaverFactory builds the Byte Buddy transformer, called once, when first needed
+   * @param config the config file's limits, whose method patterns name more candidate classes
+   */
+  WeirTransformer(Callable<ClassFileTransformer> weaverFactory, ConfigLimits config) {
     this.weaverFactory = weaverFactory;
+    this.config = config;
   }
 
   @Override
@@ -145,7 +157,16 @@ final class WeirTransformer implements ClassFileTransformer {
     batch.clear();
   }
 
-  static boolean isCandidate(String internalName, byte[] classFile) {
+  /** Whether the class mentions a limit, or a config pattern may name it. */
+  boolean isCandidate(String internalName, byte[] classFile) {
+    return mentionsLimit(internalName, classFile)
+        || (internalName != null
+            && config.hasPatterns()
+            && !isSkipped(internalName)
+            && config.mayMatchType(internalName.replace('/', '.')));
+  }
+
+  static boolean mentionsLimit(String internalName, byte[] classFile) {
     if (internalName == null || classFile == null || isSkipped(internalName)) {
       return false;
     }

@@ -45,7 +45,9 @@ class WeirTransformerTest {
     AgentLog.setLevel(AgentLog.OFF); // the invalid fixture method logs an error on every weave
     transformer =
         new WeirTransformer(
-            () -> Weaver.create(clock, new ApiOnlyLocator(getClass().getClassLoader())));
+            () ->
+                Weaver.create(
+                    clock, new ApiOnlyLocator(getClass().getClassLoader()), ConfigLimits.NONE));
     woven = new WeavingLoader(transformer).loadClass(FIXTURE);
     woven.getField("bodyRuns").setInt(null, 0);
   }
@@ -131,10 +133,10 @@ class WeirTransformerTest {
   void classesThatNeverMentionALimitAreNotParsed() throws Exception {
     byte[] plain = classFile(FakeClock.class.getName());
     assertNull(transformer.transform(null, "dev/weir/Plain", null, null, plain));
-    assertFalse(WeirTransformer.isCandidate("dev/weir/Plain", plain));
-    assertTrue(WeirTransformer.isCandidate("x/Y", classFile(FIXTURE)));
-    assertFalse(WeirTransformer.isCandidate("java/lang/Thing", classFile(FIXTURE)));
-    assertFalse(WeirTransformer.isCandidate(null, classFile(FIXTURE)));
+    assertFalse(WeirTransformer.mentionsLimit("dev/weir/Plain", plain));
+    assertTrue(WeirTransformer.mentionsLimit("x/Y", classFile(FIXTURE)));
+    assertFalse(WeirTransformer.mentionsLimit("java/lang/Thing", classFile(FIXTURE)));
+    assertFalse(WeirTransformer.mentionsLimit(null, classFile(FIXTURE)));
   }
 
   @Test

@@ -1,0 +1,136 @@
+package dev.weir.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.it.ForkedJvm.Result;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Limits from the config file alone, on a program that never mentions Weir. */
+class ConfigIT {
+  private static final String LEGACY = "dev.weir.it.fixtures.Legacy";
+
+  private static Path config(String yaml) throws IOException {
+    Path file = Files.createTempFile("weir", ".yaml");
+    Files.write(file, yaml.getBytes(StandardCharsets.UTF_8));
+    file.toFile().deleteOnExit();
+    return file;
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void patternsLimitUnannotatedMethods(String jdk) throws IOException {
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: saves",
+                "    methods: \"dev.weir.it.fixtures.Legacy#save(java.lang.String)\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }",
+                "  - name: loads",
+                "    methods: [\"dev.weir.it.fixtures.Leg*#lo*\", \"dev.weir.it.fixtures.Legacy$Inner#run\"]",
+                "    leakyBucket: { rate: 1, per: HOURS, capacity: 2, mode: POLICING }",
+                ""));
+    Result r = ForkedJvm.withAgent(jdk, "config=" + file, LEGACY).assertExit(0);
+    assertEquals(3, r.longValue("saveString"), r::toString);
+    assertEquals("saves", r.value("saveString.limiter"));
+    assertEquals(10, r.longValue("saveInt"), "the parameter types select the overload");
+    assertEquals(2, r.longValue("load"));
+    assertEquals(0, r.longValue("innerRun"), "one bucket for both patterns of 'loads'");
+    assertEquals(3 + 10 + 2, r.longValue("bodyRuns"), "limited calls never run the body");
+    assertTrue(r.err.contains("started: 2 limits from " + file + " (saves, loads)"), r.err);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void anEntryWithoutMethodsOverridesTheAnnotatedLimiterOfItsName(String jdk) throws IOException {
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: dev.weir.it.fixtures.Scenarios#burst",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 4 }",
+                ""));
+    Result r = ForkedJvm.withAgent(jdk, "config=" + file, LEGACY).assertExit(0);
+    assertEquals(4, r.longValue("burst"), "capacity 4 from the file, not 20 from the annotation");
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void dryRunLimitsNothingAndCountsWhatItWouldHaveLimited(String jdk) throws IOException {
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: loads",
+                "    methods: dev.weir.it.fixtures.Legacy#load",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }",
+                "    dryRun: true",
+                ""));
+    Result r = ForkedJvm.withAgent(jdk, "config=" + file, LEGACY).assertExit(0);
+    assertEquals(10, r.longValue("load"), r::toString);
+    assertTrue(
+        r.err.contains(
+            "[weir] 'loads' (dry run): 10 calls, 7 would have been limited, 0 would"
+                + " have waited"),
+        r.err);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aBadConfigStopsTheJvmBeforeMainWithEveryError(String jdk) throws IOException {
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: a",
+                "    methods: dev.weir.it.fixtures.Legacy",
+                "    tokenBucket: { rate: -3 }",
+                "  - name: b",
+                "    leakyBucket: { rate: 1, mode: SIDEWAYS }",
+                ""));
+    Result r = ForkedJvm.withAgent(jdk, "log=off,config=" + file, LEGACY);
+    r.assertExit(1);
+    assertFalse(r.out.contains("load="), "main must not run: " + r.out);
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR "
+                + file
+                + ":3: limits[0].methods must be a method pattern like com.example.Type#method,"
+                + " was 'dev.weir.it.fixtures.Legacy'"),
+        r.err);
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR " + file + ":4: limits[0].tokenBucket.rate must be > 0, was -3"),
+        r.err);
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR "
+                + file
+                + ":6: limits[1].leakyBucket.mode must be one of SHAPING, POLICING, was SIDEWAYS"),
+        r.err);
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR " + file + ": 3 error(s); stopping the JVM before main (exit code 1)"),
+        r.err);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aMissingConfigFileStopsTheJvm(String jdk) {
+    Result r = ForkedJvm.withAgent(jdk, "config=/no/such/weir.yaml", LEGACY);
+    r.assertExit(1);
+    assertTrue(
+        r.err.contains("[weir] ERROR /no/such/weir.yaml: cannot read the config file ("), r.err);
+  }
+}
