@@ -50,6 +50,32 @@ class ConfigIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void subtypesAndJdkClassesAreLimited(String jdk) throws IOException {
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: sinks",
+                "    methods: \"dev.weir.it.fixtures.Legacy$Sink+#write\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 4 }",
+                "  - name: reverse",
+                "    methods: \"java.lang.StringBuilder#reverse\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }",
+                "  - name: timestamps",
+                "    methods: \"java.sql.Timestamp#getNanos()\"",
+                "    leakyBucket: { rate: 1, per: HOURS, capacity: 3, mode: POLICING }",
+                ""));
+    Result r = ForkedJvm.withAgent(jdk, "config=" + file, LEGACY, "subtypes").assertExit(0);
+    assertEquals(4, r.longValue("fileSink"), "a subtype two levels below the interface: " + r);
+    assertEquals(0, r.longValue("lateSink"), "loaded late, sharing the bucket 'sinks'");
+    assertEquals("sinks", r.value("lateSink.limiter"));
+    assertEquals(2, r.longValue("reverse"), "a java.base class loaded before the agent");
+    assertEquals(3, r.longValue("timestamp"), "a class of the named module java.sql");
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void anEntryWithoutMethodsOverridesTheAnnotatedLimiterOfItsName(String jdk) throws IOException {
     Path file =
         config(

@@ -30,6 +30,16 @@ final class ConfigLimits {
   private final Set<String> claimed =
       Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
 
+  /**
+   * For each {@code Type+} pattern's type (internal name): the type and the subtypes seen so far. A
+   * class joins when one of its direct supertypes is in the set; the JVM loads supertypes first, so
+   * the set is complete for every class that loads after the agent started.
+   */
+  private final Map<String, Set<String>> subtypes = new LinkedHashMap<String, Set<String>>();
+
+  /** For each class looked at: the {@code Type+} types it is or descends from (often none). */
+  private final Map<String, Set<String>> rootsByType = new ConcurrentHashMap<String, Set<String>>();
+
   private ConfigLimits() {}
 
   /**
@@ -52,6 +62,15 @@ final class ConfigLimits {
       config.idsByName.put(limit.name(), id);
       for (MethodPattern pattern : limit.patterns()) {
         config.entries.add(new Entry(pattern, limit.name(), id));
+        if (pattern.subtypes()) {
+          String root = pattern.typeName().replace('.', '/');
+          if (!config.subtypes.containsKey(root)) {
+            Set<String> family =
+                Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
+            family.add(root);
+            config.subtypes.put(root, family);
+          }
+        }
       }
       if (AgentLog.debugEnabled()) {
         AgentLog.debug(
@@ -79,7 +98,7 @@ final class ConfigLimits {
   /** The first pattern entry matching the method, or null. */
   Entry match(String typeName, String methodName, List<String> parameterTypes) {
     for (Entry entry : entries) {
-      if (entry.pattern.matchesTypeName(typeName)
+      if (matchesType(entry.pattern, typeName)
           && entry.pattern.matchesMethod(methodName, parameterTypes)) {
         return entry;
       }
@@ -90,11 +109,104 @@ final class ConfigLimits {
   /** Whether a class of this binary name may have methods a pattern matches (a cheap filter). */
   boolean mayMatchType(String binaryName) {
     for (Entry entry : entries) {
-      if (entry.pattern.matchesTypeName(binaryName)) {
+      if (matchesType(entry.pattern, binaryName)) {
         return true;
       }
     }
     return false;
+  }
+
+  private boolean matchesType(MethodPattern pattern, String binaryName) {
+    if (!pattern.subtypes()) {
+      return pattern.matchesTypeName(binaryName);
+    }
+    Set<String> family = subtypes.get(pattern.typeName().replace('.', '/'));
+    return family != null && family.contains(binaryName.replace('.', '/'));
+  }
+
+  /**
+   * Records the class as a subtype of every {@code Type+} type among its ancestors. The JVM hands a
+   * class to the transformer before it loads the class's supertypes, so ancestors not seen yet are
+   * read from their class files (through the class's loader), once each.
+   *
+   * @param internalName the class
+   * @param directSupertypes its superclass and interfaces (internal names)
+   * @param loader the class's loader, to read ancestors' class files; null for the bootstrap loader
+   * @return true if it is a subtype of some {@code Type+} pattern's type
+   */
+  boolean noteSupertypes(String internalName, String[] directSupertypes, ClassLoader loader) {
+    Set<String> roots = new java.util.HashSet<String>();
+    if (subtypes.containsKey(internalName)) {
+      roots.add(internalName);
+    }
+    for (String supertype : directSupertypes) {
+      roots.addAll(rootsOf(supertype, loader, 0));
+    }
+    rootsByType.put(internalName, roots);
+    for (String root : roots) {
+      subtypes.get(root).add(internalName);
+    }
+    return !roots.isEmpty();
+  }
+
+  /** The {@code Type+} types that {@code internalName} is or descends from; cached. */
+  private Set<String> rootsOf(String internalName, ClassLoader loader, int depth) {
+    Set<String> known = rootsByType.get(internalName);
+    if (known != null) {
+      return known;
+    }
+    Set<String> roots = new java.util.HashSet<String>();
+    if (subtypes.containsKey(internalName)) {
+      roots.add(internalName);
+    }
+    if (!internalName.equals("java/lang/Object") && depth < 64) {
+      byte[] classFile = WeirTransformer.classFileOf(loader, internalName);
+      if (classFile != null) {
+        for (String supertype : ClassHeader.supertypes(classFile)) {
+          roots.addAll(rootsOf(supertype, loader, depth + 1));
+        }
+      }
+    }
+    rootsByType.put(internalName, roots);
+    return roots;
+  }
+
+  /**
+   * Records a class loaded before the agent started as a subtype of every {@code Type+} type among
+   * its ancestors.
+   *
+   * @param type the loaded class
+   * @return true if it is a subtype of some {@code Type+} pattern's type
+   */
+  boolean noteLoaded(Class<?> type) {
+    if (subtypes.isEmpty()) {
+      return false;
+    }
+    Set<String> ancestors = new java.util.HashSet<String>();
+    collectAncestors(type, ancestors);
+    boolean member = false;
+    String internalName = type.getName().replace('.', '/');
+    for (Map.Entry<String, Set<String>> family : subtypes.entrySet()) {
+      if (ancestors.contains(family.getKey())) {
+        family.getValue().add(internalName);
+        member = true;
+      }
+    }
+    return member;
+  }
+
+  private static void collectAncestors(Class<?> type, Set<String> into) {
+    if (type == null || !into.add(type.getName().replace('.', '/'))) {
+      return;
+    }
+    collectAncestors(type.getSuperclass(), into);
+    for (Class<?> implemented : type.getInterfaces()) {
+      collectAncestors(implemented, into);
+    }
+  }
+
+  boolean hasSubtypePatterns() {
+    return !subtypes.isEmpty();
   }
 
   boolean hasPatterns() {

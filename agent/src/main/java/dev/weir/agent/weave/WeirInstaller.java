@@ -86,12 +86,15 @@ public final class WeirInstaller {
                 return Weaver.create(clock, ClassFileLocator.ForJarFile.of(agentJar), limits);
               }
             },
-            limits);
+            limits,
+            ModuleEdges.create(instrumentation));
     instrumentation.addTransformer(transformer, true);
     String retransformed = "";
     if (!premain) {
       retransformed =
-          "; " + transformer.retransformLoaded(instrumentation) + " loaded classes woven";
+          "; " + transformer.retransformLoaded(instrumentation, true) + " loaded classes woven";
+    } else if (limits.hasPatterns()) {
+      transformer.retransformLoaded(instrumentation, false); // JDK classes loaded already
     }
     AgentLog.info(
         "weir "

@@ -38,10 +38,14 @@ final class WeirTransformer implements ClassFileTransformer {
   /** {@code java.*} cannot be defined by applications; the agent never weaves itself. */
   private static final String[] SKIPPED_PREFIXES = {"java/", "dev/weir/agent/"};
 
+  private static final String OWN_PREFIX = "dev/weir/agent/";
+
   private static final int RETRANSFORM_BATCH = 500;
 
   private final Callable<ClassFileTransformer> weaverFactory;
   private final ConfigLimits config;
+  private final ModuleEdges modules;
+  private final ThreadLocal<Boolean> transforming = new ThreadLocal<Boolean>();
 
   /** While an attach retransforms the loaded classes: the names of those woven. */
   private volatile Set<String> wovenNames;
@@ -54,7 +58,7 @@ final class WeirTransformer implements ClassFileTransformer {
    * @param weaverFactory builds the Byte Buddy transformer, called once, when first needed
    */
   WeirTransformer(Callable<ClassFileTransformer> weaverFactory) {
-    this(weaverFactory, ConfigLimits.NONE);
+    this(weaverFactory, ConfigLimits.NONE, null);
   }
 
   /**
@@ -62,10 +66,13 @@ final class WeirTransformer implements ClassFileTransformer {
    *
    * @param weaverFactory builds the Byte Buddy transformer, called once, when first needed
    * @param config the config file's limits, whose method patterns name more candidate classes
+   * @param modules adds module read edges for woven classes of named modules; null on Java 8
    */
-  WeirTransformer(Callable<ClassFileTransformer> weaverFactory, ConfigLimits config) {
+  WeirTransformer(
+      Callable<ClassFileTransformer> weaverFactory, ConfigLimits config, ModuleEdges modules) {
     this.weaverFactory = weaverFactory;
     this.config = config;
+    this.modules = modules;
   }
 
   @Override
@@ -75,9 +82,18 @@ final class WeirTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classFile) {
-    if (!isCandidate(internalName, classFile)) {
+    if (!isCandidate(internalName, classFile, loader)) {
       return null;
     }
+    if (transforming.get() != null) {
+      AgentLog.error(
+          "could not limit "
+              + internalName.replace('/', '.')
+              + ": it loaded while the agent was weaving another class (the agent itself uses it);"
+              + " it runs unlimited");
+      return null;
+    }
+    transforming.set(Boolean.TRUE);
     WeavePlan.begin();
     try {
       byte[] result =
@@ -89,9 +105,14 @@ final class WeirTransformer implements ClassFileTransformer {
                 + missed
                 + ": the method was not found while weaving; it runs unlimited");
       }
-      Set<String> names = wovenNames;
-      if (result != null && names != null) {
-        names.add(internalName);
+      if (result != null) {
+        if (modules != null) {
+          modules.assureReadsBridge(classBeingRedefined, loader, internalName);
+        }
+        Set<String> names = wovenNames;
+        if (names != null) {
+          names.add(internalName);
+        }
       }
       return result;
     } catch (Throwable t) {
@@ -101,6 +122,8 @@ final class WeirTransformer implements ClassFileTransformer {
       AgentLog.error(
           "could not weave " + internalName.replace('/', '.') + " (it loads unwoven): " + t);
       return null;
+    } finally {
+      transforming.remove();
     }
   }
 
@@ -112,9 +135,11 @@ final class WeirTransformer implements ClassFileTransformer {
    * leaves the others woven.
    *
    * @param instrumentation the JVM's instrumentation
+   * @param scanAnnotations whether to look for annotated classes too (at attach), not only for
+   *     classes the config file's patterns name (at JVM start, JDK classes loaded already)
    * @return the number of classes woven
    */
-  int retransformLoaded(Instrumentation instrumentation) {
+  int retransformLoaded(Instrumentation instrumentation, boolean scanAnnotations) {
     Set<String> names = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
     wovenNames = names;
     List<Class<?>> batch = new ArrayList<Class<?>>();
@@ -123,11 +148,16 @@ final class WeirTransformer implements ClassFileTransformer {
         continue;
       }
       String internalName = type.getName().replace('.', '/');
-      if (isSkipped(internalName)) {
+      if (internalName.startsWith(OWN_PREFIX)) {
         continue;
       }
-      byte[] classFile = classFileOf(type, internalName);
-      if (classFile == null || isCandidate(internalName, classFile)) {
+      boolean candidate =
+          config.hasPatterns() && (config.noteLoaded(type) || config.mayMatchType(type.getName()));
+      if (!candidate && scanAnnotations && !isSkipped(internalName)) {
+        byte[] classFile = classFileOf(type, internalName);
+        candidate = classFile == null || mentionsLimit(internalName, classFile);
+      }
+      if (candidate) {
         batch.add(type);
       }
       if (batch.size() == RETRANSFORM_BATCH) {
@@ -157,13 +187,22 @@ final class WeirTransformer implements ClassFileTransformer {
     batch.clear();
   }
 
-  /** Whether the class mentions a limit, or a config pattern may name it. */
-  boolean isCandidate(String internalName, byte[] classFile) {
-    return mentionsLimit(internalName, classFile)
-        || (internalName != null
-            && config.hasPatterns()
-            && !isSkipped(internalName)
-            && config.mayMatchType(internalName.replace('/', '.')));
+  /**
+   * Whether the class mentions a limit, or a config pattern may name it: by its name, or as a
+   * subtype of a {@code Type+} pattern's type (read from its constant pool, and remembered).
+   */
+  boolean isCandidate(String internalName, byte[] classFile, ClassLoader loader) {
+    if (mentionsLimit(internalName, classFile)) {
+      return true;
+    }
+    if (internalName == null || !config.hasPatterns() || internalName.startsWith(OWN_PREFIX)) {
+      return false;
+    }
+    boolean subtype =
+        config.hasSubtypePatterns()
+            && classFile != null
+            && config.noteSupertypes(internalName, ClassHeader.supertypes(classFile), loader);
+    return subtype || config.mayMatchType(internalName.replace('/', '.'));
   }
 
   static boolean mentionsLimit(String internalName, byte[] classFile) {
@@ -220,7 +259,17 @@ final class WeirTransformer implements ClassFileTransformer {
   }
 
   private static byte[] classFileOf(Class<?> type, String internalName) {
-    ClassLoader loader = type.getClassLoader();
+    return classFileOf(type.getClassLoader(), internalName);
+  }
+
+  /**
+   * Reads a class file as its loader serves it.
+   *
+   * @param loader the loader; null for the bootstrap loader
+   * @param internalName the class
+   * @return the bytes, or null if the loader does not serve them
+   */
+  static byte[] classFileOf(ClassLoader loader, String internalName) {
     String resource = internalName + ".class";
     InputStream in =
         loader == null
