@@ -72,7 +72,7 @@ public final class WeirInstaller {
       config = ConfigLimits.register(file.limits(), clock);
       limitsLoaded =
           file.limits().size()
-              + " limits from "
+              + (file.limits().size() == 1 ? " limit from " : " limits from ")
               + arguments.configPath()
               + (file.limits().isEmpty() ? "" : " (" + String.join(", ", config.names()) + ")");
       DryRunReporter.start(config.dryRuns());
