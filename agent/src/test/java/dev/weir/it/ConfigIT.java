@@ -113,6 +113,38 @@ class ConfigIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aPatternThatMatchesNothingAndAnUnclaimedOverrideAreWarnedAtShutdown(String jdk)
+      throws IOException {
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: typo",
+                "    methods: \"dev.weir.it.fixtures.Legacy#sav\"",
+                "    tokenBucket: { rate: 1 }",
+                "  - name: nobody",
+                "    tokenBucket: { rate: 1 }",
+                ""));
+    Result r = ForkedJvm.withAgent(jdk, "config=" + file, LEGACY).assertExit(0);
+    assertTrue(
+        r.err.contains(
+            "[weir] WARN "
+                + file
+                + ":2: the pattern dev.weir.it.fixtures.Legacy#sav of 'typo' has matched no method"
+                + " yet"),
+        r.err);
+    assertTrue(
+        r.err.contains(
+            "[weir] WARN "
+                + file
+                + ":5: 'nobody' overrides an annotated limiter, but no annotated method of that"
+                + " name has loaded yet"),
+        r.err);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void aBadConfigStopsTheJvmBeforeMainWithEveryError(String jdk) throws IOException {
     Path file =
         config(

@@ -27,6 +27,7 @@ final class ConfigLimits {
   private final Map<String, Integer> idsByName = new LinkedHashMap<String, Integer>();
   private final List<Entry> entries = new ArrayList<Entry>();
   private final List<DryRunLimiter> dryRuns = new ArrayList<DryRunLimiter>();
+  private final Map<String, String> overrides = new LinkedHashMap<String, String>();
   private final Set<String> claimed =
       Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
 
@@ -60,8 +61,11 @@ final class ConfigLimits {
       }
       int id = LimiterRegistry.register("name " + limit.name(), limiter);
       config.idsByName.put(limit.name(), id);
+      if (limit.patterns().isEmpty()) {
+        config.overrides.put(limit.name(), limit.origin());
+      }
       for (MethodPattern pattern : limit.patterns()) {
-        config.entries.add(new Entry(pattern, limit.name(), id));
+        config.entries.add(new Entry(pattern, limit.name(), id, limit.origin()));
         if (pattern.subtypes()) {
           String root = pattern.typeName().replace('.', '/');
           if (!config.subtypes.containsKey(root)) {
@@ -100,6 +104,7 @@ final class ConfigLimits {
     for (Entry entry : entries) {
       if (matchesType(entry.pattern, typeName)
           && entry.pattern.matchesMethod(methodName, parameterTypes)) {
+        entry.matched = true;
         return entry;
       }
     }
@@ -221,16 +226,51 @@ final class ConfigLimits {
     return dryRuns;
   }
 
+  /**
+   * What the config file asked for that nothing has used yet: patterns that matched no method,
+   * overrides that no annotated limiter claimed. A typo must not silently disable a limit.
+   *
+   * @return one line each, naming file, line and limit
+   */
+  List<String> unused() {
+    List<String> lines = new ArrayList<String>();
+    for (Entry entry : entries) {
+      if (!entry.matched) {
+        lines.add(
+            entry.origin
+                + ": the pattern "
+                + entry.pattern
+                + " of '"
+                + entry.name
+                + "' has matched no method yet");
+      }
+    }
+    for (Map.Entry<String, String> override : overrides.entrySet()) {
+      if (!claimed.contains(override.getKey())) {
+        lines.add(
+            override.getValue()
+                + ": '"
+                + override.getKey()
+                + "' overrides an annotated limiter, but no annotated method of that name has"
+                + " loaded yet");
+      }
+    }
+    return lines;
+  }
+
   /** A pattern and the limiter it binds matched methods to. */
   static final class Entry {
     final MethodPattern pattern;
     final String name;
     final int id;
+    final String origin;
+    volatile boolean matched;
 
-    Entry(MethodPattern pattern, String name, int id) {
+    Entry(MethodPattern pattern, String name, int id, String origin) {
       this.pattern = pattern;
       this.name = name;
       this.id = id;
+      this.origin = origin;
     }
   }
 }

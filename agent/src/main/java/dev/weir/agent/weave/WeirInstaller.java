@@ -75,7 +75,7 @@ public final class WeirInstaller {
               + (file.limits().size() == 1 ? " limit from " : " limits from ")
               + arguments.configPath()
               + (file.limits().isEmpty() ? "" : " (" + String.join(", ", config.names()) + ")");
-      DryRunReporter.start(config.dryRuns());
+      ConfigReporter.start(config);
     }
     final ConfigLimits limits = config;
     WeirTransformer transformer =
