@@ -1,0 +1,116 @@
+package dev.weir.it;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.it.ForkedJvm.Result;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * One forked JVM per validation rule of the config file, on each JDK: the exact message, and exit
+ * status 1 before {@code main}.
+ */
+class ConfigValidationIT {
+  /** Each case: the entry lines after "limits:\n - name: x", and the message after "FILE:". */
+  private static final String[][] CASES = {
+    {"    tokenBucket: { rate: -3 }", "3: limits[0].tokenBucket.rate must be > 0, was -3"},
+    {"    tokenBucket: { rate: fast }", "3: limits[0].tokenBucket.rate must be a number, was fast"},
+    {"    tokenBucket: { capacity: 3 }", "3: limits[0].tokenBucket.rate is required"},
+    {
+      "    tokenBucket: { rate: 1, per: WEEKS }",
+      "3: limits[0].tokenBucket.per must be one of NANOSECONDS, MICROSECONDS, MILLISECONDS,"
+          + " SECONDS, MINUTES, HOURS, DAYS, was WEEKS"
+    },
+    {
+      "    tokenBucket: { rate: 1, capacity: -1 }",
+      "3: limits[0].tokenBucket.capacity must be >= 0, was -1"
+    },
+    {
+      "    tokenBucket: { rate: 10, capacity: 5, permits: 6 }",
+      "3: limits[0].tokenBucket.permits must be between 1 and the capacity (5), was 6"
+    },
+    {
+      "    tokenBucket: { rate: 1, mode: SHAPING }",
+      "3: limits[0].tokenBucket.mode is not a known key (known: rate, per, capacity, permits)"
+    },
+    {
+      "    leakyBucket: { rate: 1, mode: SIDEWAYS }",
+      "3: limits[0].leakyBucket.mode must be one of SHAPING, POLICING, was SIDEWAYS"
+    },
+    {"    methods: a.B#c", "2: limits[0] must have exactly one of tokenBucket and leakyBucket"},
+    {
+      "    methods: a.B\n    tokenBucket: { rate: 1 }",
+      "3: limits[0].methods must be a method pattern like com.example.Type#method, was 'a.B'"
+    },
+    {
+      "    tokenBucket: { rate: 1 }\n    onLimit: LATER",
+      "4: limits[0].onLimit must be one of REJECT, WAIT, was LATER"
+    },
+    {
+      "    tokenBucket: { rate: 1 }\n    maxWaitMillis: -5",
+      "4: limits[0].maxWaitMillis must be >= 0, was -5"
+    },
+    {
+      "    tokenBucket: { rate: 1 }\n    key: 0",
+      "4: limits[0].key is not supported by this version of Weir (per-key buckets arrive in a"
+          + " later version), was 0"
+    },
+    {
+      "    tokenBucket: { rate: 1 }\n    scope: cluster",
+      "4: limits[0].scope cluster is not supported by this version of Weir (cluster limits"
+          + " arrive in a later version), was cluster"
+    },
+    {
+      "    tokenBucket: { rate: 1 }\n    dryRun: maybe",
+      "4: limits[0].dryRun must be one of true, false, was maybe"
+    },
+    {
+      "    tokenBucket: { rate: 1 }\n    colour: red",
+      "4: limits[0].colour is not a known key (known: name, methods, tokenBucket, leakyBucket,"
+          + " onLimit, maxWaitMillis, key, scope, dryRun)"
+    },
+    {
+      "    tokenBucket: [1, 2]",
+      "3: limits[0].tokenBucket must be a map of keys (rate, per,"
+          + " capacity, permits), was a list"
+    },
+  };
+
+  static Stream<Arguments> cases() {
+    List<Arguments> all = new ArrayList<>();
+    ForkedJvm.jdks()
+        .forEach(
+            jdk -> {
+              for (String[] c : CASES) {
+                all.add(Arguments.of(jdk, c[0], c[1]));
+              }
+            });
+    return all.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("cases")
+  void eachRuleHasItsMessageAndStopsTheJvm(String jdk, String entry, String message)
+      throws IOException {
+    Path file = Files.createTempFile("weir", ".yaml");
+    Files.write(file, ("limits:\n  - name: x\n" + entry + "\n").getBytes(StandardCharsets.UTF_8));
+    try {
+      Result r = ForkedJvm.withAgent(jdk, "config=" + file, "dev.weir.it.fixtures.Legacy");
+      r.assertExit(1);
+      assertFalse(r.out.contains("load="), "main must not run");
+      assertTrue(r.err.contains("[weir] ERROR " + file + ":" + message + "\n"), r.err);
+      assertTrue(r.err.contains(": 1 error(s); stopping the JVM before main (exit code 1)"), r.err);
+    } finally {
+      Files.delete(file);
+    }
+  }
+}
