@@ -39,6 +39,46 @@ class AttachIT {
         lines::toString);
   }
 
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void attachingWithAConfigFileAppliesIt(String jdk) throws Exception {
+    Path config = Files.createTempFile("weir", ".yaml");
+    Files.write(
+        config,
+        String.join(
+                "\n",
+                "limits:",
+                "  - name: dev.weir.it.fixtures.Scenarios#burst",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 5 }",
+                "")
+            .getBytes(StandardCharsets.UTF_8));
+    try {
+      List<String> lines = attach(jdk, List.of(), "config=" + config);
+      assertTrue(lines.contains("after=5"), "the override applies to a loaded class: " + lines);
+    } finally {
+      Files.delete(config);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aBadConfigAtAttachLeavesTheJvmUntouched(String jdk) throws Exception {
+    Path config = Files.createTempFile("weir", ".yaml");
+    Files.write(config, "limits: nonsense\n".getBytes(StandardCharsets.UTF_8));
+    try {
+      List<String> lines = attach(jdk, List.of(), "config=" + config);
+      assertTrue(lines.contains("after=21"), "nothing woven: " + lines);
+      assertTrue(
+          lines.contains(
+              "[weir] ERROR " + config + ":1: limits must be a list of limits, was 'nonsense'"),
+          lines::toString);
+      assertTrue(
+          lines.contains("[weir] ERROR " + config + ": the attach does nothing"), lines::toString);
+    } finally {
+      Files.delete(config);
+    }
+  }
+
   private static void attachAndCheck(String jdk, List<String> targetOptions) throws Exception {
     List<String> lines = attach(jdk, targetOptions, "log=info");
     assertTrue(lines.contains("before=21"), "unlimited before the attach: " + lines);
