@@ -23,6 +23,7 @@ public final class MethodPattern {
   private final String typeName;
   private final boolean subtypes;
   private final Pattern typeRegex;
+  private final String typePrefix;
   private final Pattern methodRegex;
   private final List<String> parameterTypes;
 
@@ -32,6 +33,8 @@ public final class MethodPattern {
     this.typeName = typeName;
     this.subtypes = subtypes;
     this.typeRegex = glob(typeName);
+    int star = typeName.indexOf('*');
+    this.typePrefix = star < 0 ? typeName : typeName.substring(0, star);
     this.methodRegex = glob(method);
     this.parameterTypes = parameters;
   }
@@ -106,7 +109,11 @@ public final class MethodPattern {
    * @return true if it matches
    */
   public boolean matchesTypeName(String binaryName) {
-    return typeRegex.matcher(binaryName).matches();
+    // the literal part first: most classes of an application fail it at the first characters
+    return binaryName.startsWith(typePrefix)
+        && (typePrefix.length() == typeName.length()
+            ? binaryName.length() == typeName.length()
+            : typeRegex.matcher(binaryName).matches());
   }
 
   /**

@@ -88,7 +88,10 @@ public final class WeirInstaller {
             },
             limits,
             ModuleEdges.create(instrumentation));
-    instrumentation.addTransformer(transformer, true);
+    // Retransformation is needed to weave classes loaded already: on attach, and for config
+    // patterns (JDK classes). Without it, start-up is cheaper, and the JVM still keeps our weaving
+    // when another agent retransforms a class (it restarts from the bytes we returned).
+    instrumentation.addTransformer(transformer, !premain || limits.hasPatterns());
     String retransformed = "";
     if (!premain) {
       retransformed =

@@ -30,10 +30,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Thread-safe.
  */
 final class WeirTransformer implements ClassFileTransformer {
-  private static final byte[][] MARKERS = {
-    "Ldev/weir/TokenBucket;".getBytes(StandardCharsets.UTF_8),
-    "Ldev/weir/LeakyBucket;".getBytes(StandardCharsets.UTF_8)
-  };
+  private static final String MARKER_PREFIX = "Ldev/weir/";
+  private static final String TOKEN_BUCKET_MARKER = "Ldev/weir/TokenBucket;";
+  private static final String LEAKY_BUCKET_MARKER = "Ldev/weir/LeakyBucket;";
 
   /** {@code java.*} cannot be defined by applications; the agent never weaves itself. */
   private static final String[] SKIPPED_PREFIXES = {"java/", "dev/weir/agent/"};
@@ -209,8 +208,11 @@ final class WeirTransformer implements ClassFileTransformer {
     if (internalName == null || classFile == null || isSkipped(internalName)) {
       return false;
     }
-    for (byte[] marker : MARKERS) {
-      if (contains(classFile, marker)) {
+    // One pass for both annotations, through String.indexOf: compiled (vectorised) early in
+    // every JVM's life, where a byte loop of our own would run interpreted during start-up.
+    String text = new String(classFile, 0, classFile.length, StandardCharsets.ISO_8859_1);
+    for (int at = text.indexOf(MARKER_PREFIX); at >= 0; at = text.indexOf(MARKER_PREFIX, at + 1)) {
+      if (text.startsWith(TOKEN_BUCKET_MARKER, at) || text.startsWith(LEAKY_BUCKET_MARKER, at)) {
         return true;
       }
     }
@@ -222,24 +224,6 @@ final class WeirTransformer implements ClassFileTransformer {
       if (internalName.startsWith(prefix)) {
         return true;
       }
-    }
-    return false;
-  }
-
-  static boolean contains(byte[] haystack, byte[] needle) {
-    byte first = needle[0];
-    int last = haystack.length - needle.length;
-    outer:
-    for (int i = 0; i <= last; i++) {
-      if (haystack[i] != first) {
-        continue;
-      }
-      for (int j = 1; j < needle.length; j++) {
-        if (haystack[i + j] != needle[j]) {
-          continue outer;
-        }
-      }
-      return true;
     }
     return false;
   }

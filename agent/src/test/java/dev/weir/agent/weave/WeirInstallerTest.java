@@ -35,9 +35,9 @@ class WeirInstallerTest {
   }
 
   @Test
-  void premainInstallsARetransformingTransformerAndRetransformsNothing() {
+  void premainWithoutConfigInstallsATransformerThatNeedsNoRetransformation() {
     WeirInstaller.install("log=off", instrumentation, true, "0", new File("x"));
-    verify(instrumentation).addTransformer(any(WeirTransformer.class), eq(true));
+    verify(instrumentation).addTransformer(any(WeirTransformer.class), eq(false));
     verify(instrumentation, never()).getAllLoadedClasses();
   }
 

@@ -140,17 +140,17 @@ class WeirTransformerTest {
   }
 
   @Test
-  void markerSearchFindsEveryPosition() {
-    byte[] needle = "Ldev/weir/TokenBucket;".getBytes(StandardCharsets.UTF_8);
-    assertTrue(WeirTransformer.contains(needle, needle));
+  void markerSearchFindsTheAnnotationDescriptorsOnly() {
+    assertTrue(WeirTransformer.mentionsLimit("a/B", bytes("xxLdev/weir/TokenBucket;yy")));
     assertTrue(
-        WeirTransformer.contains(
-            ("xxLLdev" + new String(needle, StandardCharsets.UTF_8))
-                .getBytes(StandardCharsets.UTF_8),
-            needle));
-    assertFalse(
-        WeirTransformer.contains("Ldev/weir/TokenBucket".getBytes(StandardCharsets.UTF_8), needle));
-    assertFalse(WeirTransformer.contains(new byte[0], needle));
+        WeirTransformer.mentionsLimit("a/B", bytes("Ldev/weir/LimitKey;Ldev/weir/LeakyBucket;")));
+    assertFalse(WeirTransformer.mentionsLimit("a/B", bytes("Ldev/weir/TokenBucket")));
+    assertFalse(WeirTransformer.mentionsLimit("a/B", bytes("Ldev/weir/RateLimitedException;")));
+    assertFalse(WeirTransformer.mentionsLimit("a/B", new byte[0]));
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.ISO_8859_1);
   }
 
   private int bodyRuns() throws ReflectiveOperationException {

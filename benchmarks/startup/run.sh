@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Start-up cost of the agent: a program that loads 5,000 classes from a jar, started
+#   floor: with an agent whose premain does nothing (the cost of -javaagent itself),
+#   weir:  with Weir and no config file,
+#   weir10: with Weir and a config file of ten patterns, one of which matches.
+# Paired runs (the three variants back to back, RUNS times); prints medians and ratios to the floor.
+# Usage: benchmarks/startup/run.sh [RUNS]   (after mvn -q -DskipTests package)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${1:-15}
+AGENT=$PWD/agent/target/weir-agent.jar
+[ -f "$AGENT" ] || { echo "build first: mvn -q -DskipTests package" >&2; exit 1; }
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+mkdir -p "$WORK/src/gen" "$WORK/classes" "$WORK/noop"
+for i in $(seq 0 4999); do
+  printf 'package gen; public class C%d implements java.util.function.IntSupplier {\n  public int getAsInt() { return %d; }\n  int twice() { return 2 * %d; }\n}\n' "$i" "$i" "$i" > "$WORK/src/gen/C$i.java"
+done
+cat > "$WORK/src/gen/Main.java" <<'JAVA'
+package gen;
+public class Main {
+  public static void main(String[] args) throws Exception {
+    long sum = 0;
+    for (int i = 0; i < 5000; i++) {
+      sum += ((java.util.function.IntSupplier) Class.forName("gen.C" + i).getConstructor().newInstance()).getAsInt();
+    }
+    if (sum != 12497500L) throw new AssertionError(sum);
+  }
+}
+JAVA
+javac -d "$WORK/classes" "$WORK"/src/gen/*.java
+jar cf "$WORK/app.jar" -C "$WORK/classes" .
+cat > "$WORK/noop/Noop.java" <<'JAVA'
+public class Noop { public static void premain(String args, java.lang.instrument.Instrumentation inst) {} }
+JAVA
+javac -d "$WORK/noop" "$WORK/noop/Noop.java"
+printf 'Premain-Class: Noop\n' > "$WORK/noop/manifest"
+jar cfm "$WORK/noop.jar" "$WORK/noop/manifest" -C "$WORK/noop" Noop.class
+cat > "$WORK/weir.yaml" <<'YAML'
+limits:
+  - name: p1
+    methods: ["com.acme.orders.OrderService#place", "com.acme.orders.*Repository#save*"]
+    tokenBucket: { rate: 100 }
+  - name: p2
+    methods: ["org.example.Sink+#write", "com.acme.billing.Invoice#<init>", "com.acme.mail.Mailer#send(java.lang.String)"]
+    leakyBucket: { rate: 10, capacity: 5 }
+  - name: p3
+    methods: ["com.acme.legacy.Batch$Job#run", "net.vendor.client.*Client#call*", "com.acme.search.Index#query"]
+    tokenBucket: { rate: 5, capacity: 5 }
+  - name: p4
+    methods: ["com.acme.api.Gateway#handle", "gen.C4242#twice"]
+    tokenBucket: { rate: 1000 }
+YAML
+
+run() { # prints wall milliseconds of one start
+  local start end
+  start=$(date +%s%N)
+  java "$@" -cp "$WORK/app.jar" gen.Main > /dev/null 2>&1
+  end=$(date +%s%N)
+  echo $(( (end - start) / 1000000 ))
+}
+floor=() weir=() weir10=()
+run -javaagent:"$WORK/noop.jar" > /dev/null   # warm the file cache
+for _ in $(seq "$RUNS"); do
+  floor+=("$(run -javaagent:"$WORK/noop.jar")")
+  weir+=("$(run -javaagent:"$AGENT")")
+  weir10+=("$(run -javaagent:"$AGENT=config=$WORK/weir.yaml")")
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+f=$(median "${floor[@]}"); w=$(median "${weir[@]}"); w10=$(median "${weir10[@]}")
+echo "JDK: $(java -version 2>&1 | head -1); runs: $RUNS; 5,000 classes loaded from a jar"
+echo "| start-up | median ms | ratio to floor |"
+echo "|---|---:|---:|"
+echo "| empty agent (floor) | $f | 1.00 |"
+awk -v f="$f" -v w="$w" -v w10="$w10" 'BEGIN {
+  printf "| Weir, no config | %s | %.2f |\n", w, w / f
+  printf "| Weir, ten patterns (one matches) | %s | %.2f |\n", w10, w10 / f }'
