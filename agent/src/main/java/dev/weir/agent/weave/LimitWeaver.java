@@ -10,13 +10,11 @@ import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.bootstrap.RefusedLimiter;
 import dev.weir.agent.config.LimitSpec;
-import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.annotation.AnnotationDescription;
 import net.bytebuddy.description.annotation.AnnotationList;
@@ -27,7 +25,6 @@ import net.bytebuddy.description.method.ParameterDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.utility.JavaModule;
 
 /**
  * Weaves {@link LimitAdvice} into every method of a type that carries {@code @TokenBucket} or
@@ -41,7 +38,7 @@ import net.bytebuddy.utility.JavaModule;
  *
  * <p>Thread-safe: registration is synchronized in {@link LimiterRegistry}.
  */
-final class LimitWeaver implements AgentBuilder.Transformer {
+final class LimitWeaver {
   static final String TOKEN_BUCKET = "dev.weir.TokenBucket";
   static final String LEAKY_BUCKET = "dev.weir.LeakyBucket";
   static final String LIMIT_KEY = "dev.weir.LimitKey";
@@ -64,13 +61,16 @@ final class LimitWeaver implements AgentBuilder.Transformer {
     }
   }
 
-  @Override
-  public DynamicType.Builder<?> transform(
-      DynamicType.Builder<?> builder,
-      TypeDescription type,
-      ClassLoader loader,
-      JavaModule module,
-      ProtectionDomain protectionDomain) {
+  /**
+   * Adds the advice to every limited method of the type.
+   *
+   * @param builder the type's builder
+   * @param type the type, described from its class file
+   * @param loader its class loader (null for the bootstrap loader)
+   * @return the builder with the advice, or the same builder if no method is limited
+   */
+  DynamicType.Builder<?> transform(
+      DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader) {
     List<MethodDescription.InDefinedShape> limited =
         new ArrayList<MethodDescription.InDefinedShape>();
     Map<String, Integer> limitedPerName = new HashMap<String, Integer>();

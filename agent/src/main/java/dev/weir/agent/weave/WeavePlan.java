@@ -18,14 +18,6 @@ final class WeavePlan {
 
   private WeavePlan() {}
 
-  /** Marks the plan of this thread as failed: the class loads unwoven, reported once already. */
-  static void markFailed() {
-    Plan plan = PLANNED.get();
-    if (plan != null) {
-      plan.failed = true;
-    }
-  }
-
   /** Starts an empty plan for the class about to be transformed on this thread. */
   static void begin() {
     PLANNED.set(new Plan());
@@ -59,7 +51,7 @@ final class WeavePlan {
     Plan plan = PLANNED.get();
     PLANNED.remove();
     List<String> missed = new ArrayList<String>();
-    if (plan != null && !plan.failed) {
+    if (plan != null) {
       for (Expected expected : plan.expected) {
         if (!expected.matched) {
           missed.add(expected.origin);
@@ -69,20 +61,8 @@ final class WeavePlan {
     return missed;
   }
 
-  /**
-   * Ends the plan of this thread after the transformer threw.
-   *
-   * @return true if the failure was reported already
-   */
-  static boolean endFailed() {
-    Plan plan = PLANNED.get();
-    PLANNED.remove();
-    return plan != null && plan.failed;
-  }
-
   private static final class Plan {
     final List<Expected> expected = new ArrayList<Expected>();
-    boolean failed;
   }
 
   private static final class Expected implements ElementMatcher<MethodDescription> {

@@ -1,33 +1,34 @@
 package dev.weir.agent.weave;
 
-import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
-import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.none;
-
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.NanoClock;
-import java.lang.instrument.ClassFileTransformer;
+import java.lang.ref.WeakReference;
 import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.utility.JavaModule;
+import net.bytebuddy.pool.TypePool;
 
 /**
- * Builds the Byte Buddy transformer that weaves limits: no change to the class format (no added
- * fields or methods, so retransformation always works), type descriptions from the class file pool
- * only (the agent never loads an application class to decide anything), and every failure reported
- * as one log line while the class loads unwoven.
+ * Weaves one class file: describes it from its bytes (the agent never loads an application class to
+ * decide anything), lets {@link LimitWeaver} add the advice to its limited methods, and writes the
+ * class back by decoration only: no added fields or methods, so retransformation always works, and
+ * no method graph, so a signature that names a class that cannot be found (an optional dependency)
+ * neither fails nor hides the method.
+ *
+ * <p>This uses Byte Buddy's type pool and class decoration directly rather than its {@code
+ * AgentBuilder}: the same result with about half the classes to load, which is most of the agent's
+ * start-up cost once a class must be woven. Thread-safe.
  */
 final class Weaver {
-  private Weaver() {}
+  private final ByteBuddy byteBuddy;
+  private final LimitWeaver limits;
+  private final ClassFileLocator apiLocator;
+  private final ClassFileLocator jdkLocator;
 
   /**
-   * Builds the transformer.
+   * Creates the weaver.
    *
    * @param clock the time source of the limiters it creates
    * @param apiLocator reads the {@code dev.weir} API class files (the annotation types, for their
@@ -36,64 +37,69 @@ final class Weaver {
    *     JDK's own class files come from the bootstrap loader, for loaders that serve no resources
    *     at all
    * @param config the config file's limits
-   * @return a class file transformer; not installed
    */
-  static ClassFileTransformer create(
-      NanoClock clock, ClassFileLocator apiLocator, final ConfigLimits config) {
+  Weaver(NanoClock clock, ClassFileLocator apiLocator, ConfigLimits config) {
     // Byte Buddy never needs sun.misc.Unsafe here (nothing is injected); safe mode keeps it from
     // touching it, and from the JDK's warnings about it. Relocation renames this property with
     // the rest of Byte Buddy, so it is the agent's copy alone that reads it.
     if (System.getProperty("net.bytebuddy.safe") == null) {
       System.setProperty("net.bytebuddy.safe", "true");
     }
-    return new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-        .disableClassFormatChanges()
-        // advice only: no method graph, so a signature naming a class that cannot be found (an
-        // optional dependency) neither fails nor hides the method
-        .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-        .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
-        .with(AgentBuilder.PoolStrategy.Default.FAST)
-        .with(
-            AgentBuilder.LocationStrategy.ForClassLoader.WEAK.withFallbackTo(
-                apiLocator, ClassFileLocator.ForClassLoader.ofBootLoader()))
-        .with(new ErrorListener())
-        .ignore(none())
-        .type(
-            declaresMethod(
-                    isAnnotatedWith(named(LimitWeaver.TOKEN_BUCKET))
-                        .or(isAnnotatedWith(named(LimitWeaver.LEAKY_BUCKET))))
-                .or(
-                    new ElementMatcher.Junction.AbstractBase<TypeDescription>() {
-                      @Override
-                      public boolean matches(TypeDescription type) {
-                        return config.mayMatchType(type.getName());
-                      }
-                    }))
-        .transform(new LimitWeaver(clock, config))
-        .makeRaw();
+    this.byteBuddy = new ByteBuddy().with(TypeValidation.DISABLED);
+    this.limits = new LimitWeaver(clock, config);
+    this.apiLocator = apiLocator;
+    this.jdkLocator = ClassFileLocator.ForClassLoader.ofBootLoader();
   }
 
-  /** Reports each class that could not be woven, once, by name. */
-  private static final class ErrorListener extends AgentBuilder.Listener.Adapter {
-    @Override
-    public void onTransformation(
-        TypeDescription type,
-        ClassLoader loader,
-        JavaModule module,
-        boolean loaded,
-        DynamicType dynamicType) {
-      if (AgentLog.debugEnabled()) {
-        AgentLog.debug("woven " + type.getName());
-      }
+  /**
+   * Weaves a class file.
+   *
+   * @param loader the class's loader, null for the bootstrap loader
+   * @param internalName the class's internal name
+   * @param classFile the class file as the JVM has it
+   * @return the woven class file, or null when no method of the class is limited
+   * @throws RuntimeException if Byte Buddy cannot write the class (the caller reports it)
+   */
+  byte[] weave(ClassLoader loader, String internalName, byte[] classFile) {
+    String name = internalName.replace('/', '.');
+    ClassFileLocator locator =
+        new ClassFileLocator.Compound(
+            ClassFileLocator.Simple.of(name, classFile),
+            loader == null ? jdkLocator : new WeakLoaderLocator(loader),
+            apiLocator,
+            jdkLocator);
+    TypePool pool =
+        new TypePool.Default.WithLazyResolution(
+            new TypePool.CacheProvider.Simple(), locator, TypePool.Default.ReaderMode.FAST);
+    TypeDescription type = pool.describe(name).resolve();
+    DynamicType.Builder<?> plain = byteBuddy.decorate(type, locator);
+    DynamicType.Builder<?> woven = limits.transform(plain, type, loader);
+    if (woven == plain) {
+      return null;
+    }
+    if (AgentLog.debugEnabled()) {
+      AgentLog.debug("woven " + name);
+    }
+    return woven.make(pool).getBytes();
+  }
+
+  /** Reads class files through a loader held weakly: a woven class never pins its loader. */
+  private static final class WeakLoaderLocator implements ClassFileLocator {
+    private final WeakReference<ClassLoader> loader;
+
+    WeakLoaderLocator(ClassLoader loader) {
+      this.loader = new WeakReference<ClassLoader>(loader);
     }
 
     @Override
-    public void onError(
-        String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
-      WeavePlan.markFailed();
-      AgentLog.error(
-          "could not weave " + typeName + " (it loads unwoven, its limits are off): " + error);
+    public Resolution locate(String name) throws java.io.IOException {
+      ClassLoader l = loader.get();
+      return l == null
+          ? new Resolution.Illegal(name)
+          : ClassFileLocator.ForClassLoader.of(l).locate(name);
     }
+
+    @Override
+    public void close() {}
   }
 }

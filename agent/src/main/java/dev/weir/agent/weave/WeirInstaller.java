@@ -6,7 +6,6 @@ import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.config.ConfigFile;
 import java.io.File;
 import java.io.IOException;
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.Callable;
 import net.bytebuddy.dynamic.ClassFileLocator;
@@ -80,10 +79,10 @@ public final class WeirInstaller {
     final ConfigLimits limits = config;
     WeirTransformer transformer =
         new WeirTransformer(
-            new Callable<ClassFileTransformer>() {
+            new Callable<Weaver>() {
               @Override
-              public ClassFileTransformer call() throws IOException {
-                return Weaver.create(clock, ClassFileLocator.ForJarFile.of(agentJar), limits);
+              public Weaver call() throws IOException {
+                return new Weaver(clock, ClassFileLocator.ForJarFile.of(agentJar), limits);
               }
             },
             limits,

@@ -41,7 +41,7 @@ final class WeirTransformer implements ClassFileTransformer {
 
   private static final int RETRANSFORM_BATCH = 500;
 
-  private final Callable<ClassFileTransformer> weaverFactory;
+  private final Callable<Weaver> weaverFactory;
   private final ConfigLimits config;
   private final ModuleEdges modules;
   private final ThreadLocal<Boolean> transforming = new ThreadLocal<Boolean>();
@@ -49,26 +49,25 @@ final class WeirTransformer implements ClassFileTransformer {
   /** While an attach retransforms the loaded classes: the names of those woven. */
   private volatile Set<String> wovenNames;
 
-  private volatile ClassFileTransformer weaver;
+  private volatile Weaver weaver;
 
   /**
    * Creates the transformer.
    *
-   * @param weaverFactory builds the Byte Buddy transformer, called once, when first needed
+   * @param weaverFactory builds the weaver, called once, when the first class to weave appears
    */
-  WeirTransformer(Callable<ClassFileTransformer> weaverFactory) {
+  WeirTransformer(Callable<Weaver> weaverFactory) {
     this(weaverFactory, ConfigLimits.NONE, null);
   }
 
   /**
    * Creates the transformer.
    *
-   * @param weaverFactory builds the Byte Buddy transformer, called once, when first needed
+   * @param weaverFactory builds the weaver, called once, when the first class to weave appears
    * @param config the config file's limits, whose method patterns name more candidate classes
    * @param modules adds module read edges for woven classes of named modules; null on Java 8
    */
-  WeirTransformer(
-      Callable<ClassFileTransformer> weaverFactory, ConfigLimits config, ModuleEdges modules) {
+  WeirTransformer(Callable<Weaver> weaverFactory, ConfigLimits config, ModuleEdges modules) {
     this.weaverFactory = weaverFactory;
     this.config = config;
     this.modules = modules;
@@ -95,9 +94,7 @@ final class WeirTransformer implements ClassFileTransformer {
     transforming.set(Boolean.TRUE);
     WeavePlan.begin();
     try {
-      byte[] result =
-          weaver()
-              .transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
+      byte[] result = weaver().weave(loader, internalName, classFile);
       for (String missed : WeavePlan.end()) {
         AgentLog.error(
             "could not limit "
@@ -115,11 +112,12 @@ final class WeirTransformer implements ClassFileTransformer {
       }
       return result;
     } catch (Throwable t) {
-      if (WeavePlan.endFailed()) {
-        return null; // Byte Buddy's listener reported it, with the cause
-      }
+      WeavePlan.end();
       AgentLog.error(
-          "could not weave " + internalName.replace('/', '.') + " (it loads unwoven): " + t);
+          "could not weave "
+              + internalName.replace('/', '.')
+              + " (it loads unwoven, its limits are off): "
+              + t);
       return null;
     } finally {
       transforming.remove();
@@ -228,8 +226,8 @@ final class WeirTransformer implements ClassFileTransformer {
     return false;
   }
 
-  private ClassFileTransformer weaver() throws Exception {
-    ClassFileTransformer w = weaver;
+  private Weaver weaver() throws Exception {
+    Weaver w = weaver;
     if (w == null) {
       synchronized (this) {
         w = weaver;

@@ -46,7 +46,7 @@ class WeirTransformerTest {
     transformer =
         new WeirTransformer(
             () ->
-                Weaver.create(
+                new Weaver(
                     clock, new ApiOnlyLocator(getClass().getClassLoader()), ConfigLimits.NONE));
     woven = new WeavingLoader(transformer).loadClass(FIXTURE);
     woven.getField("bodyRuns").setInt(null, 0);
