@@ -117,6 +117,16 @@ final class LimitWeaver {
     return builder;
   }
 
+  /** Adds the advice to {@link WarmUp#run}, bound to no limiter: for warming up only. */
+  DynamicType.Builder<?> warmUp(DynamicType.Builder<?> builder, TypeDescription warmUp) {
+    for (MethodDescription.InDefinedShape method : warmUp.getDeclaredMethods()) {
+      if (method.getInternalName().equals("run")) {
+        builder = weave(builder, method, "warm-up", new Binding(-1, "warm-up"));
+      }
+    }
+    return builder;
+  }
+
   private DynamicType.Builder<?> weave(
       DynamicType.Builder<?> builder,
       MethodDescription.InDefinedShape method,

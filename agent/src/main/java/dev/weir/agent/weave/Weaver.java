@@ -83,6 +83,28 @@ final class Weaver {
     return woven.make(pool).getBytes();
   }
 
+  /**
+   * Weaves {@link WarmUp} and throws the result away: loads and compiles, off the application's
+   * threads, what the first real class to weave would otherwise pay for. Never throws.
+   */
+  void warmUp() {
+    try {
+      ClassFileLocator locator = ClassFileLocator.ForClassLoader.of(Weaver.class.getClassLoader());
+      TypePool pool =
+          new TypePool.Default.WithLazyResolution(
+              new TypePool.CacheProvider.Simple(),
+              new ClassFileLocator.Compound(locator, apiLocator, jdkLocator),
+              TypePool.Default.ReaderMode.FAST);
+      TypeDescription type = pool.describe(WarmUp.class.getName()).resolve();
+      WeavePlan.begin();
+      limits.warmUp(byteBuddy.decorate(type, locator), type).make(pool).getBytes();
+    } catch (RuntimeException e) {
+      AgentLog.debug("warm-up failed (weaving itself is unaffected): " + e);
+    } finally {
+      WeavePlan.end();
+    }
+  }
+
   /** Reads class files through a loader held weakly: a woven class never pins its loader. */
   private static final class WeakLoaderLocator implements ClassFileLocator {
     private final WeakReference<ClassLoader> loader;

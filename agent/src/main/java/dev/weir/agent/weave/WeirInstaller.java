@@ -91,6 +91,9 @@ public final class WeirInstaller {
     // patterns (JDK classes). Without it, start-up is cheaper, and the JVM still keeps our weaving
     // when another agent retransforms a class (it restarts from the bytes we returned).
     instrumentation.addTransformer(transformer, !premain || limits.hasPatterns());
+    if (limits.hasPatterns()) {
+      transformer.prepareInBackground(); // a config pattern will most likely match something
+    }
     String retransformed = "";
     if (!premain) {
       retransformed =

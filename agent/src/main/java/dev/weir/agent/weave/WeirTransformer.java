@@ -226,6 +226,29 @@ final class WeirTransformer implements ClassFileTransformer {
     return false;
   }
 
+  /**
+   * Builds and warms up the weaver on a daemon thread now, so that the first class to weave finds
+   * it ready instead of paying for it on the thread that loads that class.
+   */
+  void prepareInBackground() {
+    Thread prepare =
+        new Thread(
+            new Runnable() {
+              @Override
+              public void run() {
+                try {
+                  weaver().warmUp();
+                } catch (Exception e) {
+                  AgentLog.error("could not prepare the weaver: " + e);
+                }
+              }
+            },
+            "weir-prepare");
+    prepare.setDaemon(true);
+    prepare.setContextClassLoader(null);
+    prepare.start();
+  }
+
   private Weaver weaver() throws Exception {
     Weaver w = weaver;
     if (w == null) {
