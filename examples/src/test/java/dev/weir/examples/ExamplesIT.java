@@ -1,0 +1,77 @@
+package dev.weir.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The examples, run as the README runs them, under the built agent. */
+class ExamplesIT {
+  private static final String AGENT = System.getProperty("weir.agent.jar");
+  private static final String JAR = System.getProperty("weir.examples.jar");
+  private static final String DIR = System.getProperty("weir.examples.dir");
+
+  static Stream<String> jdks() {
+    String list = System.getProperty("weir.it.jdks", "").trim();
+    return list.isEmpty()
+        ? Stream.of(System.getProperty("java.home"))
+        : Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty());
+  }
+
+  private static String run(String jdk, String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(jdk + File.separator + "bin" + File.separator + "java");
+    command.addAll(Arrays.asList(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "timed out: " + out);
+    assertEquals(0, process.exitValue(), out);
+    return out;
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void legacyJdbcWritesAreShapedFromTheConfigFileAlone(String jdk) throws Exception {
+    String out =
+        run(
+            jdk,
+            "-javaagent:" + AGENT + "=config=" + DIR + "/weir-h2.yaml",
+            "-cp",
+            JAR,
+            "dev.weir.examples.LegacyWrites",
+            "2");
+    Matcher total = Pattern.compile("([\\d,]+) rows in 2 s").matcher(out);
+    assertTrue(total.find(), out);
+    long rows = Long.parseLong(total.group(1).replace(",", ""));
+    // 500 a second, leaving one every 2 ms from the first: never more than 1,001 in 2 s
+    assertTrue(rows <= 1_001, "shaped to 500/s, wrote " + rows + ": " + out);
+    assertTrue(rows >= 500, "wrote only " + rows + ": " + out);
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void ordersAndWritesPrintsTenSecondsOfLimiting(String jdk) throws Exception {
+    String out = run(jdk, "-javaagent:" + AGENT, "-jar", JAR);
+    Matcher summary =
+        Pattern.compile("(\\d+) orders admitted in 10 s .*; (\\d+) rows written").matcher(out);
+    assertTrue(summary.find(), out);
+    long orders = Long.parseLong(summary.group(1));
+    long rows = Long.parseLong(summary.group(2));
+    // a token bucket admits at most its capacity plus rate x elapsed (10 s, and a little more)
+    assertTrue(orders <= 100 + 50 * 11, "orders " + orders + ": " + out); // capacity + rate * time
+    assertTrue(orders >= 300, "orders " + orders + ": " + out);
+    // a constant 20/s: at most one per 50 ms from the first
+    assertTrue(rows <= 201, "rows " + rows + ": " + out);
+    assertTrue(rows >= 150, "rows " + rows + ": " + out);
+  }
+}
