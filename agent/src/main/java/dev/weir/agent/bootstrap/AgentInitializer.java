@@ -50,12 +50,13 @@ public final class AgentInitializer {
     started = Boolean.TRUE.equals(weaving); // a disabled start leaves a later attach free to start
   }
 
-  /** The platform class loader on Java 9+, where some JDK modules live; null (bootstrap) on 8. */
+  /**
+   * The platform class loader on Java 9+ (where some JDK modules live), the extension loader on
+   * Java 8. Not {@code ClassLoader.getPlatformClassLoader()} through reflection: that method is
+   * caller-sensitive, and calling it reflectively makes the JDK generate annotation proxies, a
+   * visible cost at start-up.
+   */
   private static ClassLoader platformLoader() {
-    try {
-      return (ClassLoader) ClassLoader.class.getMethod("getPlatformClassLoader").invoke(null);
-    } catch (Exception java8) {
-      return null;
-    }
+    return ClassLoader.getSystemClassLoader().getParent();
   }
 }
