@@ -79,6 +79,10 @@ class ConfigValidationIT {
           + " onLimit, maxWaitMillis, key, scope, dryRun)"
     },
     {
+      "    methods: []\n    tokenBucket: { rate: 1 }",
+      "3: limits[0].methods must name at least one method pattern, was an empty list"
+    },
+    {
       "    tokenBucket: [1, 2]",
       "3: limits[0].tokenBucket must be a map of keys (rate, per,"
           + " capacity, permits), was a list"

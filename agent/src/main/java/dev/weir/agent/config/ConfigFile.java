@@ -207,6 +207,9 @@ public final class ConfigFile {
     Node methods = entry.get("methods");
     if (methods instanceof SequenceNode) {
       List<Node> items = ((SequenceNode) methods).getValue();
+      if (items.isEmpty()) {
+        error(methods, path + ".methods must name at least one method pattern, was an empty list");
+      }
       for (int i = 0; i < items.size(); i++) {
         pattern(items.get(i), path + ".methods[" + i + "]", patterns);
       }
