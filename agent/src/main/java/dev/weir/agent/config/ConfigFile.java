@@ -244,7 +244,9 @@ public final class ConfigFile {
     } else {
       Double value = number(rate, bucketPath + ".rate");
       if (value != null) {
-        if (!(value > 0) || value.isInfinite()) {
+        if (value.isInfinite()) {
+          error(rate, bucketPath + ".rate must be a finite number, was " + text(rate));
+        } else if (!(value > 0)) {
           error(rate, bucketPath + ".rate must be > 0, was " + text(rate));
         } else {
           rateValue = value;

@@ -104,7 +104,6 @@ final class ConfigLimits {
     for (Entry entry : entries) {
       if (matchesType(entry.pattern, typeName)
           && entry.pattern.matchesMethod(methodName, parameterTypes)) {
-        entry.matched = true;
         return entry;
       }
     }
@@ -264,6 +263,8 @@ final class ConfigLimits {
     final String name;
     final int id;
     final String origin;
+
+    /** Set when a method with a body was woven for this pattern. */
     volatile boolean matched;
 
     Entry(MethodPattern pattern, String name, int id, String origin) {

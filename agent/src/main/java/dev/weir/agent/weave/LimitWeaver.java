@@ -81,6 +81,7 @@ final class LimitWeaver {
       ConfigLimits.Entry entry =
           config.match(type.getName(), method.getInternalName(), parameterNames(method));
       if (entry != null && !method.isAbstract() && !method.isNative()) {
+        entry.matched = true;
         String origin = type.getName() + "#" + method.getInternalName() + parameters(method);
         if (AgentLog.debugEnabled()) {
           AgentLog.debug(
@@ -174,7 +175,7 @@ final class LimitWeaver {
     }
     String explicit = value(token != null ? token : leaky, "name", String.class);
     String limiterName = explicit.isEmpty() ? defaultName : explicit;
-    Integer overridden = config.overrideId(limiterName);
+    Integer overridden = hasLimitKey(method) ? null : config.overrideId(limiterName);
     if (overridden != null) {
       if (AgentLog.debugEnabled()) {
         AgentLog.debug(
@@ -189,7 +190,7 @@ final class LimitWeaver {
     }
     for (ParameterDescription.InDefinedShape parameter : method.getParameters()) {
       if (annotation(parameter.getDeclaredAnnotations(), LIMIT_KEY) != null) {
-        spec.problem(
+        spec.problem( // refused even under a config override: it would share one bucket
             "@LimitKey on parameter "
                 + parameter.getIndex()
                 + " is not supported by this version of Weir (per-key buckets arrive in a later"
@@ -290,6 +291,15 @@ final class LimitWeaver {
 
   private static String enumValue(AnnotationDescription a, String property) {
     return value(a, property, EnumerationDescription.class).getValue();
+  }
+
+  private static boolean hasLimitKey(MethodDescription.InDefinedShape method) {
+    for (ParameterDescription.InDefinedShape parameter : method.getParameters()) {
+      if (annotation(parameter.getDeclaredAnnotations(), LIMIT_KEY) != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean carriesLimit(MethodDescription method) {

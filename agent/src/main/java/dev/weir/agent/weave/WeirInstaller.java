@@ -90,10 +90,14 @@ public final class WeirInstaller {
     // Retransformation is needed to weave classes loaded already: on attach, and for config
     // patterns (JDK classes). Without it, start-up is cheaper, and the JVM still keeps our weaving
     // when another agent retransforms a class (it restarts from the bytes we returned).
-    instrumentation.addTransformer(transformer, !premain || limits.hasPatterns());
     if (limits.hasPatterns()) {
-      transformer.prepareInBackground(); // a config pattern will most likely match something
+      // A pattern will most likely match, perhaps a JDK class that Byte Buddy itself loads:
+      // build and warm up the weaver before the transformer is installed, so that weaving never
+      // re-enters Byte Buddy's initialisation nor waits for it while holding a class-loading lock.
+      // JDK classes loaded meanwhile are retransformed below.
+      transformer.prepareNow();
     }
+    instrumentation.addTransformer(transformer, !premain || limits.hasPatterns());
     String retransformed = "";
     if (!premain) {
       retransformed =

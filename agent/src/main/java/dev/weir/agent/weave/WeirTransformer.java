@@ -227,26 +227,15 @@ final class WeirTransformer implements ClassFileTransformer {
   }
 
   /**
-   * Builds and warms up the weaver on a daemon thread now, so that the first class to weave finds
-   * it ready instead of paying for it on the thread that loads that class.
+   * Builds and warms up the weaver now, on the calling thread, before this transformer is
+   * installed: what Byte Buddy loads for itself is then loaded before any class can be woven.
    */
-  void prepareInBackground() {
-    Thread prepare =
-        new Thread(
-            new Runnable() {
-              @Override
-              public void run() {
-                try {
-                  weaver().warmUp();
-                } catch (Exception e) {
-                  AgentLog.error("could not prepare the weaver: " + e);
-                }
-              }
-            },
-            "weir-prepare");
-    prepare.setDaemon(true);
-    prepare.setContextClassLoader(null);
-    prepare.start();
+  void prepareNow() {
+    try {
+      weaver().warmUp();
+    } catch (Exception e) {
+      AgentLog.error("could not prepare the weaver: " + e);
+    }
   }
 
   private Weaver weaver() throws Exception {
