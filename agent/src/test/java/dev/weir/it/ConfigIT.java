@@ -76,6 +76,40 @@ class ConfigIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void jdkClassesThatTheWeaverItselfUsesAreLimitedWithoutHangingTheStart(String jdk)
+      throws IOException {
+    // Byte Buddy uses LinkedList and StringJoiner: weaving them once raced Byte Buddy's own
+    // initialisation (a start-up deadlock on JDK 17, or a weaver broken for the JVM's life)
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: lists",
+                "    methods: \"java.util.LinkedList#add(java.lang.Object)\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 4 }",
+                "  - name: joins",
+                "    methods: \"java.util.StringJoiner#add\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }",
+                "  - name: processes",
+                "    methods: \"java.lang.Process+#waitFor()\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }",
+                ""));
+    for (int run = 0; run < 3; run++) {
+      Result r = ForkedJvm.withAgent(jdk, "config=" + file, LEGACY, "jdk").assertExit(0);
+      assertEquals(4, r.longValue("linkedListAdd"), r::toString);
+      assertEquals(3, r.longValue("joinerAdd"), r::toString);
+      assertFalse(r.err.contains("Exception"), r.err);
+      assertTrue(
+          r.err.contains(
+              "the pattern java.lang.Process+#waitFor() of 'processes' has matched no"
+                  + " method yet"),
+          "an abstract method alone is no match: " + r.err);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void anEntryWithoutMethodsOverridesTheAnnotatedLimiterOfItsName(String jdk) throws IOException {
     Path file =
         config(
