@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +58,7 @@ public final class ConfigFile {
   private static final List<String> LEAKY_KEYS = Arrays.asList("rate", "per", "capacity", "mode");
 
   private final String label;
-  private final List<String> errors = new ArrayList<String>();
+  private final List<Problem> errors = new ArrayList<Problem>();
   private final List<ConfigLimit> limits = new ArrayList<ConfigLimit>();
 
   private ConfigFile(String label) {
@@ -78,7 +77,8 @@ public final class ConfigFile {
     try (Reader reader = new InputStreamReader(new FileInputStream(file), StandardCharsets.UTF_8)) {
       config.parse(reader);
     } catch (IOException e) {
-      config.errors.add(path + ": cannot read the config file (" + e.getMessage() + ")");
+      config.errors.add(
+          new Problem(0, path + ": cannot read the config file (" + e.getMessage() + ")"));
     }
     return config;
   }
@@ -102,27 +102,13 @@ public final class ConfigFile {
    * @return the errors, empty when the file is valid
    */
   public List<String> errors() {
-    List<String> byLine = new ArrayList<String>(errors);
-    Collections.sort(byLine, BY_LINE); // stable: same-line errors keep their order
-    return Collections.unmodifiableList(byLine);
-  }
-
-  private static final Comparator<String> BY_LINE =
-      new Comparator<String>() {
-        @Override
-        public int compare(String a, String b) {
-          return Integer.compare(lineOf(a), lineOf(b));
-        }
-      };
-
-  private static int lineOf(String error) {
-    int first = error.indexOf(':');
-    int second = first < 0 ? -1 : error.indexOf(':', first + 1);
-    try {
-      return second < 0 ? 0 : Integer.parseInt(error.substring(first + 1, second));
-    } catch (NumberFormatException notALine) {
-      return 0;
+    List<Problem> byLine = new ArrayList<Problem>(errors);
+    Collections.sort(byLine); // stable: errors of one line keep their order
+    List<String> lines = new ArrayList<String>();
+    for (Problem problem : byLine) {
+      lines.add(problem.text);
     }
+    return Collections.unmodifiableList(lines);
   }
 
   /**
@@ -141,16 +127,11 @@ public final class ConfigFile {
       root = new Compose(settings).composeReader(reader).orElse(null);
     } catch (MarkedYamlEngineException e) {
       Mark mark = e.getProblemMark().orElse(e.getContextMark().orElse(null));
-      errors.add(
-          label
-              + ":"
-              + (mark == null ? "1" : String.valueOf(mark.getLine() + 1))
-              + ": not valid"
-              + " YAML: "
-              + e.getProblem());
+      int line = mark == null ? 1 : mark.getLine() + 1;
+      errors.add(new Problem(line, label + ":" + line + ": not valid YAML: " + e.getProblem()));
       return;
     } catch (YamlEngineException e) {
-      errors.add(label + ": not valid YAML: " + e.getMessage());
+      errors.add(new Problem(0, label + ": not valid YAML: " + e.getMessage()));
       return;
     }
     if (root == null) {
@@ -439,7 +420,24 @@ public final class ConfigFile {
   }
 
   private void error(Node node, String message) {
-    errors.add(label + ":" + line(node) + ": " + message);
+    int line = line(node);
+    errors.add(new Problem(line, label + ":" + line + ": " + message));
+  }
+
+  /** One error and the line it is on, for sorting. */
+  private static final class Problem implements Comparable<Problem> {
+    final int line;
+    final String text;
+
+    Problem(int line, String text) {
+      this.line = line;
+      this.text = text;
+    }
+
+    @Override
+    public int compareTo(Problem other) {
+      return Integer.compare(line, other.line);
+    }
   }
 
   private static int line(Node node) {

@@ -14,13 +14,13 @@ import net.bytebuddy.matcher.ElementMatcher;
  * plan from {@link LimitWeaver} (which plans) to {@link WeirTransformer} (which checks).
  */
 final class WeavePlan {
-  private static final ThreadLocal<Plan> PLANNED = new ThreadLocal<Plan>();
+  private static final ThreadLocal<List<Expected>> PLANNED = new ThreadLocal<List<Expected>>();
 
   private WeavePlan() {}
 
   /** Starts an empty plan for the class about to be transformed on this thread. */
   static void begin() {
-    PLANNED.set(new Plan());
+    PLANNED.set(new ArrayList<Expected>());
   }
 
   /**
@@ -34,9 +34,9 @@ final class WeavePlan {
   static ElementMatcher<MethodDescription> expect(
       String origin, ElementMatcher<? super MethodDescription> matcher) {
     Expected expected = new Expected(origin, matcher);
-    Plan plan = PLANNED.get();
+    List<Expected> plan = PLANNED.get();
     if (plan != null) {
-      plan.expected.add(expected);
+      plan.add(expected);
     }
     return expected;
   }
@@ -48,21 +48,17 @@ final class WeavePlan {
    *     class failed (that failure is reported already)
    */
   static List<String> end() {
-    Plan plan = PLANNED.get();
+    List<Expected> plan = PLANNED.get();
     PLANNED.remove();
     List<String> missed = new ArrayList<String>();
     if (plan != null) {
-      for (Expected expected : plan.expected) {
+      for (Expected expected : plan) {
         if (!expected.matched) {
           missed.add(expected.origin);
         }
       }
     }
     return missed;
-  }
-
-  private static final class Plan {
-    final List<Expected> expected = new ArrayList<Expected>();
   }
 
   private static final class Expected implements ElementMatcher<MethodDescription> {
