@@ -139,18 +139,29 @@ final class ConfigLimits {
    * @return true if it is a subtype of some {@code Type+} pattern's type
    */
   boolean noteSupertypes(String internalName, String[] directSupertypes, ClassLoader loader) {
-    Set<String> roots = new java.util.HashSet<String>();
-    if (subtypes.containsKey(internalName)) {
-      roots.add(internalName);
-    }
+    Set<String> roots = ownRoot(internalName);
     for (String supertype : directSupertypes) {
       roots.addAll(rootsOf(supertype, loader, 0));
     }
+    return record(internalName, roots);
+  }
+
+  /** Caches the roots of a class and adds it to their families; true if it has any. */
+  private boolean record(String internalName, Set<String> roots) {
     rootsByType.put(internalName, roots);
     for (String root : roots) {
       subtypes.get(root).add(internalName);
     }
     return !roots.isEmpty();
+  }
+
+  /** {@code internalName} itself, if it is a {@code Type+} pattern's type; a new mutable set. */
+  private Set<String> ownRoot(String internalName) {
+    Set<String> roots = new java.util.HashSet<String>();
+    if (subtypes.containsKey(internalName)) {
+      roots.add(internalName);
+    }
+    return roots;
   }
 
   /** The {@code Type+} types that {@code internalName} is or descends from; cached. */
@@ -159,10 +170,7 @@ final class ConfigLimits {
     if (known != null) {
       return known;
     }
-    Set<String> roots = new java.util.HashSet<String>();
-    if (subtypes.containsKey(internalName)) {
-      roots.add(internalName);
-    }
+    Set<String> roots = ownRoot(internalName);
     if (!internalName.equals("java/lang/Object") && depth < 64) {
       byte[] classFile = WeirTransformer.classFileOf(loader, internalName);
       if (classFile != null) {
@@ -183,30 +191,25 @@ final class ConfigLimits {
    * @return true if it is a subtype of some {@code Type+} pattern's type
    */
   boolean noteLoaded(Class<?> type) {
-    if (subtypes.isEmpty()) {
-      return false;
-    }
-    Set<String> ancestors = new java.util.HashSet<String>();
-    collectAncestors(type, ancestors);
-    boolean member = false;
-    String internalName = type.getName().replace('.', '/');
-    for (Map.Entry<String, Set<String>> family : subtypes.entrySet()) {
-      if (ancestors.contains(family.getKey())) {
-        family.getValue().add(internalName);
-        member = true;
-      }
-    }
-    return member;
+    return !subtypes.isEmpty() && record(type.getName().replace('.', '/'), rootsOf(type));
   }
 
-  private static void collectAncestors(Class<?> type, Set<String> into) {
-    if (type == null || !into.add(type.getName().replace('.', '/'))) {
-      return;
+  /** As {@link #rootsOf(String, ClassLoader, int)}, walking loaded classes instead of files. */
+  private Set<String> rootsOf(Class<?> type) {
+    String internalName = type.getName().replace('.', '/');
+    Set<String> known = rootsByType.get(internalName);
+    if (known != null) {
+      return known;
     }
-    collectAncestors(type.getSuperclass(), into);
+    Set<String> roots = ownRoot(internalName);
+    if (type.getSuperclass() != null) {
+      roots.addAll(rootsOf(type.getSuperclass()));
+    }
     for (Class<?> implemented : type.getInterfaces()) {
-      collectAncestors(implemented, into);
+      roots.addAll(rootsOf(implemented));
     }
+    rootsByType.put(internalName, roots);
+    return roots;
   }
 
   boolean hasSubtypePatterns() {

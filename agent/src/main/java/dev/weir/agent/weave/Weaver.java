@@ -68,9 +68,7 @@ final class Weaver {
             loader == null ? jdkLocator : new WeakLoaderLocator(loader),
             apiLocator,
             jdkLocator);
-    TypePool pool =
-        new TypePool.Default.WithLazyResolution(
-            new TypePool.CacheProvider.Simple(), locator, TypePool.Default.ReaderMode.FAST);
+    TypePool pool = pool(locator);
     TypeDescription type = pool.describe(name).resolve();
     DynamicType.Builder<?> plain = byteBuddy.decorate(type, locator);
     DynamicType.Builder<?> woven = limits.transform(plain, type, loader);
@@ -90,11 +88,7 @@ final class Weaver {
   void warmUp() {
     try {
       ClassFileLocator locator = ClassFileLocator.ForClassLoader.of(Weaver.class.getClassLoader());
-      TypePool pool =
-          new TypePool.Default.WithLazyResolution(
-              new TypePool.CacheProvider.Simple(),
-              new ClassFileLocator.Compound(locator, apiLocator, jdkLocator),
-              TypePool.Default.ReaderMode.FAST);
+      TypePool pool = pool(new ClassFileLocator.Compound(locator, apiLocator, jdkLocator));
       TypeDescription type = pool.describe(WarmUp.class.getName()).resolve();
       WeavePlan.begin();
       limits.warmUp(byteBuddy.decorate(type, locator), type).make(pool).getBytes();
@@ -103,6 +97,12 @@ final class Weaver {
     } finally {
       WeavePlan.end();
     }
+  }
+
+  /** A pool for one class: it parses only what weaving asks about, and lives as long as that. */
+  private static TypePool pool(ClassFileLocator locator) {
+    return new TypePool.Default.WithLazyResolution(
+        new TypePool.CacheProvider.Simple(), locator, TypePool.Default.ReaderMode.FAST);
   }
 
   /** Reads class files through a loader held weakly: a woven class never pins its loader. */
