@@ -16,6 +16,7 @@ public final class BucketLimiter extends Limiter {
   private final long permits;
   private final NanoClock clock;
   private final String settings;
+  private volatile KeyedBuckets keyed;
 
   /**
    * Creates a limiter.
@@ -45,34 +46,99 @@ public final class BucketLimiter extends Limiter {
     return notAtOnce(now, result);
   }
 
+  /**
+   * Takes the permits of one call from the bucket of {@code key}: one bucket per distinct key, made
+   * full (a leaky bucket: empty) when the key is first seen and dropped once idle again. Waits as
+   * {@link #acquire()} does.
+   *
+   * @param key the key, {@code String.valueOf} of the key argument
+   * @return as {@link #acquire()}; a new key past the bound on keys is limited, its retry-after the
+   *     time until a held key may go idle
+   */
+  @Override
+  public long acquire(String key) {
+    KeyedBuckets states = keyed;
+    if (states == null) {
+      states = keyedBuckets();
+    }
+    long now = clock.nanoTime();
+    BucketState state = states.state(key, now);
+    for (; ; ) {
+      if (state == null) {
+        return states.retryAfterBoundNanos(now);
+      }
+      long result = bucket.acquire(state, now, permits, false);
+      if (result == 0) {
+        return ADMITTED;
+      }
+      if (result != GcraBucket.STATE_RETIRED) {
+        result = notAtOnce(state, now, result, true);
+        if (result != GcraBucket.STATE_RETIRED) {
+          return result;
+        }
+      }
+      state = states.slowState(key, now);
+    }
+  }
+
+  synchronized KeyedBuckets keyedBuckets() {
+    KeyedBuckets states = keyed;
+    if (states == null) {
+      states = new KeyedBuckets(bucket, clock, KeyedBuckets.defaultMaxKeys);
+      keyed = states;
+      if (clock == NanoClock.SYSTEM) {
+        KeySweeper.register(states);
+      }
+    }
+    return states;
+  }
+
+  /**
+   * The per-key states, for tests and diagnostics.
+   *
+   * @return the states, or null if no keyed call was made
+   */
+  KeyedBuckets keyedStates() {
+    return keyed;
+  }
+
   private long notAtOnce(long now, long result) {
+    return notAtOnce(bucket, now, result, false);
+  }
+
+  /**
+   * The outcome of a call whose first try did not admit it at once: the clock-reading protocol of
+   * {@link GcraBucket}, then a wait or a limit. Returns {@link GcraBucket#STATE_RETIRED} if a
+   * per-key state was retired meanwhile (nothing taken; look the key up again).
+   */
+  private long notAtOnce(BucketState state, long now, long result, boolean perKey) {
     if (result == GcraBucket.STALE_CLOCK) {
       now = clock.nanoTime();
-      result = bucket.acquire(now, permits, true);
+      result = bucket.acquire(state, now, permits, true, perKey);
       if (result == GcraBucket.CLOCK_STEPPED_BACK) {
-        bucket.resetAfterClockStep(clock.nanoTime());
+        bucket.resetAfterClockStep(state, clock.nanoTime(), perKey);
         now = clock.nanoTime();
-        result = bucket.acquire(now, permits, true);
+        result = bucket.acquire(state, now, permits, true, perKey);
         if (result == GcraBucket.CLOCK_STEPPED_BACK) {
           // readings that keep jumping back and forth: refuse this call rather than spin
           return bucket.intervalNanos();
         }
       }
-      if (result == 0) {
-        return ADMITTED;
+      if (result == 0 || result == GcraBucket.STATE_RETIRED) {
+        return result;
       }
     }
     if (result < 0) {
       return bucket.retryAfterNanos(result);
     }
-    return await(now, result);
+    return await(state, now, result, perKey);
   }
 
   /**
    * Parks until the call's slot. The wait counts forward clock time only, so a clock that steps
    * back while a call waits never lengthens that wait.
    */
-  private long await(long now, long waitTicks) {
+  private long await(BucketState state, long now, long waitTicks, boolean perKey) {
     long remaining = bucket.toNanosCeil(waitTicks);
     long last = now;
     for (; ; ) {
@@ -87,8 +153,8 @@ public final class BucketLimiter extends Limiter {
       }
       clock.parkNanos(remaining);
       if (Thread.currentThread().isInterrupted()) {
-        bucket.giveBack(now, waitTicks, permits);
-        return ~bucket.probeRetryAfterNanos(clock.nanoTime(), permits);
+        bucket.giveBack(state, now, waitTicks, permits, perKey);
+        return ~bucket.probeRetryAfterNanos(state, clock.nanoTime(), permits);
       }
     }
   }

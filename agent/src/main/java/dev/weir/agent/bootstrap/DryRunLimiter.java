@@ -23,8 +23,11 @@ public final class DryRunLimiter extends Limiter {
    *
    * @param limiter the limiter this dry run stands for
    */
+  private final BucketLimiter limiter;
+
   public DryRunLimiter(BucketLimiter limiter) {
     super(limiter.name(), limiter.origin());
+    this.limiter = limiter;
     this.bucket = limiter.bucket();
     this.permits = limiter.permits();
     this.clock = limiter.clock();
@@ -39,15 +42,49 @@ public final class DryRunLimiter extends Limiter {
   @Override
   public long acquire() {
     calls.incrementAndGet();
-    long result = bucket.acquire(clock.nanoTime(), permits, true);
+    count(bucket, clock.nanoTime(), false);
+    return ADMITTED;
+  }
+
+  /**
+   * Admits the call, counting what the real limiter would have done with the bucket of {@code key}.
+   * Never blocks.
+   *
+   * @param key the key
+   * @return {@link #ADMITTED}, always
+   */
+  @Override
+  public long acquire(String key) {
+    calls.incrementAndGet();
+    KeyedBuckets states = limiter.keyedBuckets();
+    long now = clock.nanoTime();
+    BucketState state = states.state(key, now);
+    for (; ; ) {
+      if (state == null) {
+        wouldLimit.incrementAndGet();
+        return ADMITTED;
+      }
+      if (count(state, now, true)) {
+        return ADMITTED;
+      }
+      state = states.slowState(key, now);
+    }
+  }
+
+  /** Runs the bucket for one call and counts the outcome; false if the state was retired. */
+  private boolean count(BucketState state, long now, boolean perKey) {
+    long result = bucket.acquire(state, now, permits, true, perKey);
+    if (result == GcraBucket.STATE_RETIRED) {
+      return false;
+    }
     if (result == GcraBucket.CLOCK_STEPPED_BACK) {
-      bucket.resetAfterClockStep(clock.nanoTime());
+      bucket.resetAfterClockStep(state, clock.nanoTime(), perKey);
     } else if (result < 0) {
       wouldLimit.incrementAndGet();
     } else if (result > 0) {
       wouldWait.incrementAndGet();
     }
-    return ADMITTED;
+    return true;
   }
 
   @Override

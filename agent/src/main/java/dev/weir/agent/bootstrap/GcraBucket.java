@@ -86,7 +86,7 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *
  * <p>Thread-safe and lock-free. Configuration is final; a live change builds a new bucket.
  */
-public final class GcraBucket {
+public final class GcraBucket extends BucketState {
 
   /** Durations in ticks at or beyond this (2^61) mean "never". */
   static final long NEVER_TICKS = 1L << 61;
@@ -109,8 +109,20 @@ public final class GcraBucket {
    */
   public static final long CLOCK_STEPPED_BACK = Long.MIN_VALUE + 2;
 
-  private static final AtomicLongFieldUpdater<GcraBucket> FULL_AT =
-      AtomicLongFieldUpdater.newUpdater(GcraBucket.class, "fullAt");
+  /**
+   * Result of the per-key acquire: the state was retired (dropped as idle, or moved to a new table)
+   * and is no longer the key's; look the key up again.
+   */
+  static final long STATE_RETIRED = Long.MIN_VALUE + 3;
+
+  /**
+   * The value of {@code fullAt} that marks a per-key state retired. A live per-key state never
+   * holds it: a write that would produce it writes one tick later instead (against the caller).
+   */
+  static final long RETIRED = Long.MIN_VALUE;
+
+  private static final AtomicLongFieldUpdater<BucketState> FULL_AT =
+      AtomicLongFieldUpdater.newUpdater(BucketState.class, "fullAt");
 
   private static final BigInteger MAX_TPN = BigInteger.valueOf(MAX_TICKS_PER_NANO);
   private static final BigInteger TWO_POW_32 = BigInteger.ONE.shiftLeft(32);
@@ -149,9 +161,6 @@ public final class GcraBucket {
   /** A fresh reading that puts fullAt further ahead than this means the clock stepped back. */
   private final long clockBackLimit;
 
-  /** GCRA's theoretical arrival time, in ticks (wrapping): when the bucket is full again. */
-  private volatile long fullAt;
-
   private GcraBucket(
       Discipline discipline,
       double rate,
@@ -160,6 +169,7 @@ public final class GcraBucket {
       boolean waitOnLimit,
       long maxWaitNanos,
       long nowNanos) {
+    super(0L);
     this.discipline = discipline;
     this.rate = rate;
     this.per = per;
@@ -241,13 +251,38 @@ public final class GcraBucket {
    *     #retryAfterNanos(long)})
    */
   public long acquire(long nowNanos, long permits, boolean freshClock) {
+    return acquire(this, nowNanos, permits, freshClock, false);
+  }
+
+  /**
+   * {@link #acquire(long, long, boolean)} on a per-key state. Never blocks.
+   *
+   * @param state a state made by {@link #newState(long)}
+   * @param nowNanos the clock's reading, taken once by the caller before this call
+   * @param permits permits to take, {@code >= 1}
+   * @param freshClock as for {@link #acquire(long, long, boolean)}
+   * @return as {@link #acquire(long, long, boolean)}, or {@link #STATE_RETIRED}: the state is no
+   *     longer the key's, nothing was taken; look the key up again
+   */
+  long acquire(BucketState state, long nowNanos, long permits, boolean freshClock) {
+    return acquire(state, nowNanos, permits, freshClock, true);
+  }
+
+  /**
+   * The acquire of both: {@code perKey} is a constant at each call site, so the per-key checks cost
+   * a keyless bucket nothing once compiled.
+   */
+  long acquire(BucketState state, long nowNanos, long permits, boolean freshClock, boolean perKey) {
     if (permits > capacity) {
       return NEVER;
     }
     long now = nowNanos * ticksPerNano;
     long cost = cost(permits);
     for (; ; ) {
-      long current = fullAt;
+      long current = state.fullAt;
+      if (perKey && current == RETIRED) {
+        return STATE_RETIRED;
+      }
       long ahead = current - now;
       if (ahead > admitLimit) {
         if (!freshClock) {
@@ -264,11 +299,111 @@ public final class GcraBucket {
       if (needed > admitLimit) {
         return limited(needed);
       }
-      if (FULL_AT.compareAndSet(this, current, now + needed)) {
+      long next = now + needed;
+      if (perKey && next == RETIRED) {
+        next++; // one tick against the caller keeps the marker unambiguous
+      }
+      if (FULL_AT.compareAndSet(state, current, next)) {
         long wait = needed - freeLimit;
         return wait > 0 ? wait : 0;
       }
     }
+  }
+
+  /**
+   * A new per-key state, full (a leaky bucket: empty) at {@code nowNanos}: the same as this
+   * bucket's state at its creation.
+   *
+   * @param nowNanos the clock's reading
+   * @return a state for {@link #acquire(BucketState, long, long, boolean)}
+   */
+  BucketState newState(long nowNanos) {
+    return new BucketState(live(nowNanos * ticksPerNano));
+  }
+
+  /**
+   * A per-key state moved to a new table: same instant, new cell.
+   *
+   * @param fullAt the retired cell's value, claimed by the CAS that retired it
+   * @return a live state
+   */
+  static BucketState copyOf(long fullAt) {
+    return new BucketState(fullAt);
+  }
+
+  /**
+   * Marks a per-key state retired if it is idle at {@code nowNanos} (full again: a token bucket
+   * full, a leaky bucket drained), so that dropping it is unobservable: a new state made now would
+   * be the same. Never blocks.
+   *
+   * @param state the state
+   * @param nowNanos a fresh reading of the clock
+   * @return 0 if the state is now retired (by this call or earlier); otherwise the ticks until it
+   *     may be idle, {@code >= 1} ({@link #NEVER_TICKS} if it cannot be told: the clock went back)
+   */
+  long retireIfIdle(BucketState state, long nowNanos) {
+    long now = nowNanos * ticksPerNano;
+    for (; ; ) {
+      long current = state.fullAt;
+      if (current == RETIRED) {
+        return 0;
+      }
+      long ahead = current - now;
+      if (ahead > 0 && ahead <= WRAPPED) {
+        return ahead > clockBackLimit ? NEVER_TICKS : ahead;
+      }
+      if (FULL_AT.compareAndSet(state, current, RETIRED)) {
+        return 0;
+      }
+    }
+  }
+
+  /**
+   * Claims a per-key state for a move: marks it retired and returns the value it held, so that a
+   * copy made from that value continues it exactly. Never blocks.
+   *
+   * @param state the state
+   * @return the value it held; {@link #RETIRED} if it was retired already
+   */
+  static long claim(BucketState state) {
+    for (; ; ) {
+      long current = state.fullAt;
+      if (current == RETIRED || FULL_AT.compareAndSet(state, current, RETIRED)) {
+        return current;
+      }
+    }
+  }
+
+  /**
+   * Moves a live per-key state at least as far ahead as {@code fullAt} (wrapping order): the
+   * conservative merge of two states of one key. Never blocks.
+   *
+   * @param state a live state
+   * @param fullAt the other state's value
+   */
+  static void atLeast(BucketState state, long fullAt) {
+    for (; ; ) {
+      long current = state.fullAt;
+      if (current == RETIRED || fullAt - current <= 0) {
+        return;
+      }
+      if (FULL_AT.compareAndSet(state, current, fullAt)) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * The ticks per nanosecond, for converting {@link #retireIfIdle} results.
+   *
+   * @return {@code 1..1024}
+   */
+  long ticksPerNano() {
+    return ticksPerNano;
+  }
+
+  private static long live(long fullAt) {
+    return fullAt == RETIRED ? fullAt + 1 : fullAt;
   }
 
   /**
@@ -281,12 +416,35 @@ public final class GcraBucket {
    * @return true if the bucket was reset
    */
   public boolean resetAfterClockStep(long nowNanos) {
+    return resetAfterClockStep(this, nowNanos, false);
+  }
+
+  /**
+   * {@link #resetAfterClockStep(long)} on a per-key state; a retired state is left alone.
+   *
+   * @param state the state
+   * @param nowNanos a reading taken immediately before this call
+   * @return true if the state was reset
+   */
+  boolean resetAfterClockStep(BucketState state, long nowNanos) {
+    return resetAfterClockStep(state, nowNanos, true);
+  }
+
+  /** {@link #resetAfterClockStep(long)} on either kind of state. */
+  boolean resetAfterClockStep(BucketState state, long nowNanos, boolean perKey) {
     long now = nowNanos * ticksPerNano;
-    long current = fullAt;
+    long current = state.fullAt;
     long ahead = current - now;
+    long empty = now + emptyAhead;
+    if (perKey && (current == RETIRED || empty == RETIRED)) {
+      if (current == RETIRED) {
+        return false;
+      }
+      empty++;
+    }
     return ahead > clockBackLimit
         && ahead <= WRAPPED
-        && FULL_AT.compareAndSet(this, current, now + emptyAhead);
+        && FULL_AT.compareAndSet(state, current, empty);
   }
 
   private long limited(long needed) {
@@ -305,8 +463,31 @@ public final class GcraBucket {
    *     them (they are then lost, which can only under-admit)
    */
   public boolean giveBack(long nowNanos, long waitTicks, long permits) {
+    return giveBack(this, nowNanos, waitTicks, permits, false);
+  }
+
+  /**
+   * {@link #giveBack(long, long, long)} on a per-key state.
+   *
+   * @param state the state the call acquired on
+   * @param nowNanos the reading the call passed to {@link #acquire}
+   * @param waitTicks the wait {@link #acquire} returned, {@code > 0}
+   * @param permits the permits the call took
+   * @return true if the permits went back to the bucket
+   */
+  boolean giveBack(BucketState state, long nowNanos, long waitTicks, long permits) {
+    return giveBack(state, nowNanos, waitTicks, permits, true);
+  }
+
+  /** {@link #giveBack(long, long, long)} on either kind of state. */
+  boolean giveBack(BucketState state, long nowNanos, long waitTicks, long permits, boolean perKey) {
     long reserved = nowNanos * ticksPerNano + waitTicks + freeLimit;
-    return FULL_AT.compareAndSet(this, reserved, reserved - cost(permits));
+    long returned = reserved - cost(permits);
+    if (perKey) {
+      reserved = live(reserved); // as acquire wrote it
+      returned = live(returned);
+    }
+    return FULL_AT.compareAndSet(state, reserved, returned);
   }
 
   /**
@@ -318,10 +499,23 @@ public final class GcraBucket {
    * @return nanoseconds, {@code >= 0}; {@link Long#MAX_VALUE} for never
    */
   public long probeRetryAfterNanos(long nowNanos, long permits) {
+    return probeRetryAfterNanos(this, nowNanos, permits);
+  }
+
+  /**
+   * {@link #probeRetryAfterNanos(long, long)} on a per-key state (a retired one reads as idle).
+   *
+   * @param state the state
+   * @param nowNanos the clock's reading
+   * @param permits permits the call would take
+   * @return nanoseconds, {@code >= 0}; {@link Long#MAX_VALUE} for never
+   */
+  long probeRetryAfterNanos(BucketState state, long nowNanos, long permits) {
     if (permits > capacity) {
       return Long.MAX_VALUE;
     }
-    long ahead = fullAt - nowNanos * ticksPerNano;
+    long current = state.fullAt;
+    long ahead = current == RETIRED && state != this ? 0 : current - nowNanos * ticksPerNano;
     if (ahead < 0 || ahead > WRAPPED) {
       ahead = 0;
     }

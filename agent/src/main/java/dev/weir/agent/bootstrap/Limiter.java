@@ -30,6 +30,17 @@ public abstract class Limiter {
   public abstract long acquire();
 
   /**
+   * Takes the permits of one call from the bucket of {@code key} (per-key limits:
+   * {@code @LimitKey}, or {@code key:} in the config file), waiting if the limiter's policy says
+   * so.
+   *
+   * @param key {@code String.valueOf} of the key argument
+   * @return as {@link #acquire()}
+   * @throws IllegalStateException if the limiter is invalid (fails closed)
+   */
+  public abstract long acquire(String key);
+
+  /**
    * The settings in words; two limiters with equal settings may share a name.
    *
    * @return for example {@code token bucket 10.0/SECONDS capacity 20 permits 1 REJECT}

@@ -32,6 +32,18 @@ public final class RefusedLimiter extends Limiter {
     throw new IllegalStateException(reason);
   }
 
+  /**
+   * Refuses the call.
+   *
+   * @param key ignored
+   * @return never returns normally
+   * @throws IllegalStateException always, with the reason the limit is invalid
+   */
+  @Override
+  public long acquire(String key) {
+    throw new IllegalStateException(reason);
+  }
+
   @Override
   public String settings() {
     return "invalid: " + reason;

@@ -33,6 +33,19 @@ public final class WeirBridge {
   }
 
   /**
+   * Takes the permits of one call of the per-key limited method {@code limiterId} from the bucket
+   * of {@code key}, waiting if its policy says so.
+   *
+   * @param limiterId the id the agent bound into the woven method
+   * @param key {@code String.valueOf} of the key argument, computed by the woven code
+   * @return as {@link #acquire(int)}
+   * @throws IllegalStateException if the method's limit is invalid (fails closed)
+   */
+  public static long acquire(int limiterId, String key) {
+    return LimiterRegistry.limiter(limiterId).acquire(key);
+  }
+
+  /**
    * The retry-after to put in the exception for a non-zero result of {@link #acquire(int)}.
    *
    * @param result a non-zero result of {@link #acquire(int)}

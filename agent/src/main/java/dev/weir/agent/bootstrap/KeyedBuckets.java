@@ -1,0 +1,356 @@
+package dev.weir.agent.bootstrap;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The per-key states of one limiter ({@code @LimitKey}, or {@code key:} in the config file): one
+ * {@link BucketState} per distinct key, all sharing the settings and arithmetic of one {@link
+ * GcraBucket}, like the per-client zones of nginx {@code limit_req}.
+ *
+ * <h2>Design</h2>
+ *
+ * <p><b>Lookup.</b> States live in a {@link ConcurrentHashMap} from the key ({@code String.valueOf}
+ * of the argument) to a bare 24-byte state. A call finds its state with one {@code get} and then
+ * takes permits with the bucket's CAS, exactly as a keyless call does.
+ *
+ * <p><b>Dropping idle keys.</b> A state whose bucket is full again (a leaky bucket: drained)
+ * carries no information: a new state made now would be identical, so dropping it cannot be
+ * observed. {@link #sweep} marks such a state retired with a CAS from the idle value it checked to
+ * {@link GcraBucket#RETIRED}, then removes it. The CAS is what makes the drop safe: a call that
+ * read the state before it was retired either took its permits first (the retiring CAS then fails,
+ * the state is not idle any more and stays) or finds the marker and looks the key up again. A state
+ * that still limits is never dropped. The background {@link KeySweeper} sweeps each table once its
+ * earliest live state may have gone idle.
+ *
+ * <p><b>The bound.</b> At most {@code maxKeys} keys are held. A call with a new key that finds the
+ * table full first sweeps it (one sweep at a time, only once some state may be idle); if no key can
+ * be dropped the call is limited (fails closed, as nginx does when its zone is full), with a
+ * retry-after of the time until the earliest held key may go idle. Keys already held are never
+ * affected. Memory is therefore bounded by {@code maxKeys} states and keys.
+ *
+ * <p><b>Shrinking.</b> A {@code ConcurrentHashMap} never shrinks its table, so once most keys have
+ * gone, the sweeper moves the live states to a new, small table. A new table is published with the
+ * old one as {@code previous}; a move claims the old state with a CAS to the retired marker
+ * (capturing its exact value), puts a copy into the new table, then removes the old entry. New
+ * states are inserted only into the current table, by callers counted in {@code inserters}: the
+ * sweeper drains the old table only after its last inserter has left, and a caller creates a state
+ * in the new table only after checking the old one under the same condition, so no key ever has two
+ * live states.
+ *
+ * <ol>
+ *   <li>I1: a key has at most one live (not retired) state, and every live state is reachable from
+ *       {@link #current} (guarded by {@code KeyedBucketsTest.concurrentCallsWithSweepsAndShrinks})
+ *   <li>I2: a state is retired only by a CAS from a value that is idle at a fresh reading, or by a
+ *       move that copies the value it retired (guarded by {@code
+ *       KeyedBucketsTest.dropsOnlyIdleStates})
+ *   <li>I3: the live keys never exceed {@code maxKeys} (guarded by {@code
+ *       KeyedBucketsTest.boundLimitsNewKeysOnly})
+ * </ol>
+ *
+ * <p>Thread-safe. Calls with a known key take no lock and allocate nothing beyond the caller's key
+ * string; calls with a new key allocate one state and one map node.
+ */
+final class KeyedBuckets {
+  /** The default bound on keys per limiter: set from the agent's {@code maxKeys} argument. */
+  static volatile int defaultMaxKeys = 1_000_000;
+
+  /** Tables smaller than this are not worth shrinking. */
+  private static final int SHRINK_FLOOR = 4096;
+
+  private final GcraBucket bucket;
+  private final NanoClock clock;
+  private final int maxKeys;
+  private final AtomicInteger keys = new AtomicInteger();
+  private final ReentrantLock sweeping = new ReentrantLock();
+  private volatile Table current = new Table(null);
+
+  /** Tables replaced by smaller ones, for tests. */
+  volatile int shrinks;
+
+  /** Clock reading at or after which a sweep may find an idle state (wrapping compare). */
+  private volatile long sweepDueNanos;
+
+  /** Whether {@link #sweepDueNanos} means anything: false while no state is held. */
+  private volatile boolean sweepDue;
+
+  KeyedBuckets(GcraBucket bucket, NanoClock clock, int maxKeys) {
+    if (maxKeys < 1) {
+      throw new IllegalArgumentException("maxKeys must be >= 1, was " + maxKeys);
+    }
+    this.bucket = bucket;
+    this.clock = clock;
+    this.maxKeys = maxKeys;
+  }
+
+  /** One table of states; {@code previous} is being drained into it, or null. */
+  private static final class Table {
+    final ConcurrentHashMap<String, BucketState> map = new ConcurrentHashMap<String, BucketState>();
+    final AtomicInteger inserters = new AtomicInteger();
+    volatile Table previous;
+
+    /** The largest size seen since this table was made (sweeper only). */
+    int peak;
+
+    Table(Table previous) {
+      this.previous = previous;
+    }
+  }
+
+  /**
+   * The live state of {@code key}, made full (a leaky bucket: empty) if the key is new. Never
+   * blocks, except for a short spin while the sweeper moves that very key.
+   *
+   * @param key the key
+   * @param nowNanos the clock's reading
+   * @return the state; {@code null} if the key is new and the bound is reached
+   */
+  BucketState state(String key, long nowNanos) {
+    BucketState s = current.map.get(key);
+    return s != null ? s : slowState(key, nowNanos);
+  }
+
+  /**
+   * {@link #state}, after the state it returned turned out retired: waits (briefly) for the key's
+   * replacement, or makes a new state if the old one was dropped as idle.
+   *
+   * @param key the key
+   * @param nowNanos the clock's reading
+   * @return the live state; {@code null} if the key is new and the bound is reached
+   */
+  BucketState slowState(String key, long nowNanos) {
+    for (; ; ) {
+      Table t = current;
+      BucketState s = t.map.get(key);
+      if (s != null) {
+        if (s.fullAt != GcraBucket.RETIRED) {
+          return s;
+        }
+        Thread.yield(); // retired as idle: its retirer removes it next
+        continue;
+      }
+      Table old = t.previous;
+      if (old != null) {
+        awaitInserters(old);
+        BucketState o = old.map.get(key);
+        if (o != null) {
+          BucketState moved = move(t, old, key, o);
+          if (moved != null) {
+            return moved;
+          }
+          Thread.yield(); // being moved or dropped by another thread
+          continue;
+        }
+      }
+      if (keys.incrementAndGet() > maxKeys) {
+        keys.decrementAndGet();
+        if (!makeRoom(nowNanos)) {
+          return null;
+        }
+        continue;
+      }
+      BucketState fresh = bucket.newState(nowNanos);
+      BucketState prior = null;
+      boolean inserted = false;
+      t.inserters.incrementAndGet();
+      try {
+        if (current == t) {
+          prior = t.map.putIfAbsent(key, fresh);
+          inserted = prior == null;
+        }
+      } finally {
+        t.inserters.decrementAndGet();
+      }
+      if (inserted) {
+        sweepNoLaterThan(nowNanos);
+        return fresh;
+      }
+      keys.decrementAndGet();
+      if (prior != null && prior.fullAt != GcraBucket.RETIRED) {
+        return prior;
+      }
+      // the table was replaced meanwhile, or the prior state is being retired: look again
+    }
+  }
+
+  /**
+   * Moves {@code o} from {@code old} into {@code t}.
+   *
+   * @return the live state now in {@code t}; null if another thread holds the move (or {@code o}
+   *     was dropped as idle) and the caller should look again
+   */
+  private BucketState move(Table t, Table old, String key, BucketState o) {
+    long value = GcraBucket.claim(o);
+    if (value == GcraBucket.RETIRED) {
+      return null;
+    }
+    BucketState copy = GcraBucket.copyOf(value);
+    BucketState prior = t.map.putIfAbsent(key, copy);
+    old.map.remove(key, o);
+    if (prior != null) {
+      // unreachable by I1 (creators look in the old table, with no inserter left, before they
+      // create); were it reached, keep the fuller of the two rather than fail the caller
+      GcraBucket.atLeast(prior, value);
+      return prior;
+    }
+    return copy;
+  }
+
+  private static void awaitInserters(Table old) {
+    while (old.inserters.get() != 0) {
+      Thread.yield(); // a caller between its check of the current table and its insert
+    }
+  }
+
+  /** Sweeps the table if a sweep could free a key; false if no room was made. */
+  private boolean makeRoom(long nowNanos) {
+    if (sweepDue && nowNanos - sweepDueNanos < 0) {
+      return false;
+    }
+    if (!sweeping.tryLock()) {
+      return false;
+    }
+    try {
+      return sweepLocked(clock.nanoTime(), false) > 0;
+    } finally {
+      sweeping.unlock();
+    }
+  }
+
+  /**
+   * Drops every idle state and, if most of the table has gone, moves the rest to a smaller table.
+   * Does nothing if another sweep is running. Called by the {@link KeySweeper}.
+   *
+   * @param nowNanos a fresh reading of the clock
+   * @return the number of keys dropped
+   */
+  int sweep(long nowNanos) {
+    if (!sweeping.tryLock()) {
+      return 0;
+    }
+    try {
+      return sweepLocked(nowNanos, true);
+    } finally {
+      sweeping.unlock();
+    }
+  }
+
+  /** Sweeps if a state may have gone idle by now on this table's clock. */
+  void sweepIfDue() {
+    long now = clock.nanoTime();
+    if (sweepDue(now)) {
+      sweep(now);
+    }
+  }
+
+  /**
+   * Whether a sweep could drop a key now.
+   *
+   * @param nowNanos the clock's reading
+   * @return true if some state may have gone idle by {@code nowNanos}
+   */
+  boolean sweepDue(long nowNanos) {
+    return sweepDue && nowNanos - sweepDueNanos >= 0;
+  }
+
+  private int sweepLocked(long nowNanos, boolean mayShrink) {
+    Table t = current;
+    int dropped = 0;
+    long soonest = GcraBucket.NEVER_TICKS;
+    int size = 0;
+    for (Map.Entry<String, BucketState> e : t.map.entrySet()) {
+      BucketState s = e.getValue();
+      long ahead = bucket.retireIfIdle(s, nowNanos);
+      if (ahead == 0) {
+        if (t.map.remove(e.getKey(), s)) {
+          keys.decrementAndGet();
+          dropped++;
+        }
+      } else {
+        size++;
+        soonest = Math.min(soonest, ahead);
+      }
+    }
+    t.peak = Math.max(t.peak, size + dropped);
+    if (size == 0) {
+      sweepDue = false;
+    } else {
+      long tpn = bucket.ticksPerNano();
+      long soonestNanos =
+          soonest >= GcraBucket.NEVER_TICKS ? 1_000_000_000L : (soonest + tpn - 1) / tpn;
+      sweepDueNanos = nowNanos + soonestNanos;
+      sweepDue = true;
+    }
+    if (mayShrink && t.peak >= SHRINK_FLOOR && size < t.peak / 4) {
+      shrink(t);
+    }
+    return dropped;
+  }
+
+  /** Moves every live state into a new table now, whatever its size: for tests. */
+  void shrinkNow() {
+    sweeping.lock();
+    try {
+      shrink(current);
+    } finally {
+      sweeping.unlock();
+    }
+  }
+
+  /** Moves every live state of {@code t} into a new table. Called under the sweep lock. */
+  private void shrink(Table t) {
+    Table n = new Table(t);
+    current = n;
+    awaitInserters(t);
+    for (Map.Entry<String, BucketState> e : t.map.entrySet()) {
+      BucketState o = e.getValue();
+      if (o.fullAt != GcraBucket.RETIRED) {
+        move(n, t, e.getKey(), o);
+      }
+    }
+    n.peak = n.map.size();
+    n.previous = null;
+    shrinks++;
+  }
+
+  /** A new key was inserted: make sure a sweep is scheduled (the sweep works out when). */
+  private void sweepNoLaterThan(long nowNanos) {
+    if (!sweepDue) {
+      sweepDueNanos = nowNanos;
+      sweepDue = true;
+    }
+  }
+
+  /**
+   * The retry-after of a call limited because the bound is reached: the time until the earliest
+   * held key may go idle and be dropped.
+   *
+   * @param nowNanos the clock's reading
+   * @return nanoseconds, {@code >= 1}
+   */
+  long retryAfterBoundNanos(long nowNanos) {
+    long wait = sweepDue ? sweepDueNanos - nowNanos : 0;
+    return Math.max(1, wait);
+  }
+
+  /**
+   * Live keys, for tests and diagnostics.
+   *
+   * @return the number of keys held
+   */
+  int size() {
+    return keys.get();
+  }
+
+  /**
+   * The state table's capacity is not exposed by {@code ConcurrentHashMap}; this is the largest
+   * number of keys the current table has held, for tests.
+   *
+   * @return the current table's peak
+   */
+  int currentPeak() {
+    return Math.max(current.peak, current.map.size());
+  }
+}

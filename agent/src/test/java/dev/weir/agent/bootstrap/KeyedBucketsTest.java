@@ -1,0 +1,262 @@
+package dev.weir.agent.bootstrap;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Per-key buckets: exact counts per key, unobservable eviction, the bound, shrinking, races. */
+class KeyedBucketsTest {
+  private static final long MS = 1_000_000L;
+  private static final long S = 1_000_000_000L;
+
+  private final FakeClock clock = new FakeClock(0);
+
+  @AfterEach
+  void restoreDefaultBound() {
+    KeyedBuckets.defaultMaxKeys = 1_000_000;
+  }
+
+  private BucketLimiter limiter(Discipline d, double rate, TimeUnit per, long capacity) {
+    GcraBucket bucket =
+        GcraBucket.create(d, rate, per, capacity, false, Long.MAX_VALUE, clock.nanoTime());
+    return new BucketLimiter("keyed", "Test#m(java.lang.String)", bucket, 1, clock);
+  }
+
+  private static int admitted(BucketLimiter l, String key, int calls) {
+    int n = 0;
+    for (int i = 0; i < calls; i++) {
+      if (l.acquire(key) == Limiter.ADMITTED) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Test
+  void eachKeyHasItsOwnBucket() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, SECONDS, 20);
+    assertEquals(20, admitted(l, "alice", 21));
+    assertEquals(100 * MS, l.acquire("alice"), "alice's 22nd: retry-after one interval");
+    assertEquals(20, admitted(l, "bob", 25), "bob starts full, whatever alice did");
+    assertEquals(Limiter.ADMITTED, l.acquire(), "the keyless bucket is a bucket of its own");
+    clock.advance(2 * S);
+    assertEquals(20, admitted(l, "alice", 21), "after 2 s idle, 20 pass again");
+  }
+
+  @Test
+  void shapingPerKeyQueuesSeparately() {
+    BucketLimiter l = limiter(Discipline.SHAPING, 10, SECONDS, 3);
+    for (int k = 0; k < 3; k++) {
+      clock.set(0);
+      assertEquals(Limiter.ADMITTED, l.acquire("a"));
+      assertEquals(k * 100 * MS, clock.nanoTime(), "departure of a's call " + k);
+    }
+    clock.set(0);
+    assertEquals(Limiter.ADMITTED, l.acquire("b"));
+    assertEquals(0, clock.nanoTime(), "b's first call leaves at once");
+  }
+
+  @Test
+  void dropsOnlyIdleStates() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, SECONDS, 5);
+    l.acquire("a"); // fullAt = 100 ms
+    l.acquire("b");
+    l.acquire("b"); // fullAt = 200 ms
+    KeyedBuckets states = l.keyedStates();
+    assertEquals(0, states.sweep(clock.nanoTime()));
+    clock.set(100 * MS);
+    assertEquals(1, states.sweep(clock.nanoTime()), "a is full again at 100 ms; b is not");
+    assertEquals(1, states.size());
+    clock.set(199 * MS);
+    assertEquals(0, states.sweep(clock.nanoTime()), "b still holds a permit's worth at 199 ms");
+    clock.set(200 * MS);
+    assertEquals(1, states.sweep(clock.nanoTime()));
+    assertEquals(0, states.size());
+  }
+
+  /**
+   * The same random schedule of calls and sweeps on a limiter that drops idle keys and on one that
+   * never sweeps gives the same answer to every call: dropping is unobservable.
+   */
+  @Test
+  void evictionIsUnobservable() {
+    for (Discipline d : Discipline.values()) {
+      Random random = new Random(42 + d.ordinal());
+      clock.set(0);
+      BucketLimiter swept = limiter(d, 50, SECONDS, 4);
+      FakeClock otherClock = new FakeClock(0);
+      GcraBucket reference =
+          GcraBucket.create(d, 50, SECONDS, 4, false, Long.MAX_VALUE, otherClock.nanoTime());
+      BucketLimiter kept = new BucketLimiter("ref", "Ref#m()", reference, 1, otherClock);
+      for (int step = 0; step < 200_000; step++) {
+        long dt = random.nextInt(4) == 0 ? random.nextInt(200) * MS : random.nextInt(5) * MS;
+        clock.advance(dt);
+        otherClock.advance(dt);
+        String key = "k" + random.nextInt(20);
+        long a = swept.acquire(key);
+        long b = kept.acquire(key);
+        assertEquals(b, a, d + " step " + step + " key " + key);
+        assertEquals(clock.nanoTime(), otherClock.nanoTime(), "same waits");
+        if (random.nextInt(10) == 0) {
+          swept.keyedStates().sweep(clock.nanoTime());
+        }
+      }
+      assertTrue(swept.keyedStates().size() <= 20);
+    }
+  }
+
+  @Test
+  void boundLimitsNewKeysOnly() {
+    KeyedBuckets.defaultMaxKeys = 3;
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, SECONDS, 2);
+    assertEquals(Limiter.ADMITTED, l.acquire("a")); // idle at 1 s
+    clock.set(500 * MS);
+    assertEquals(Limiter.ADMITTED, l.acquire("b")); // idle at 1.5 s
+    assertEquals(Limiter.ADMITTED, l.acquire("c"));
+    assertEquals(Limiter.ADMITTED, l.acquire("c")); // idle at 2.5 s
+    assertEquals(500 * MS, l.acquire("d"), "a new key past the bound waits for a to go idle");
+    assertEquals(3, l.keyedStates().size());
+    assertEquals(Limiter.ADMITTED, l.acquire("a"), "held keys are unaffected");
+    assertEquals(Limiter.ADMITTED, l.acquire("b"));
+    assertEquals(S, l.acquire("c"), "c keeps its limit");
+    clock.set(2 * S); // a (fullAt 2 s) and b (fullAt 2.5 s)... a is idle now
+    assertEquals(Limiter.ADMITTED, l.acquire("d"), "room made by dropping idle a");
+    assertEquals(3, l.keyedStates().size());
+    assertEquals(Limiter.ADMITTED, l.acquire("d"));
+    assertEquals(S, l.acquire("d"), "d has its own full bucket of 2");
+  }
+
+  @Test
+  void shrinksOnceMostKeysHaveGoneAndKeepsTheRestExactly() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, HOURS, 3);
+    for (int i = 0; i < 20_000; i++) {
+      l.acquire("cold" + i);
+    }
+    assertEquals(3, admitted(l, "hot", 5));
+    KeyedBuckets states = l.keyedStates();
+    clock.set(HOURS.toNanos(1) - 1);
+    assertEquals(0, states.sweep(clock.nanoTime()));
+    assertEquals(20_001, states.currentPeak());
+    clock.set(HOURS.toNanos(1)); // the cold keys are full again; hot is 2 permits short
+    l.acquire("warm"); // a new key right before the sweep
+    assertEquals(20_000, states.sweep(clock.nanoTime()));
+    assertEquals(2, states.size());
+    assertEquals(2, states.currentPeak(), "moved to a new, small table");
+    assertEquals(1, states.shrinks);
+    assertEquals(1, admitted(l, "hot", 5), "hot refilled exactly one permit in an hour");
+    assertEquals(2, admitted(l, "warm", 5), "warm kept its state through the move");
+  }
+
+  /**
+   * Many threads on a few hot keys and a churn of cold ones, while another thread sweeps and
+   * shrinks: no key ever admits more than its bucket holds.
+   */
+  @Test
+  void concurrentCallsWithSweepsAndShrinks() throws Exception {
+    KeyedBuckets.defaultMaxKeys = 50_000;
+    AtomicLong now = new AtomicLong(0);
+    NanoClock stepping =
+        new NanoClock() {
+          @Override
+          public long nanoTime() {
+            return now.get();
+          }
+
+          @Override
+          public void parkNanos(long nanos) {
+            throw new AssertionError("REJECT limiters never wait");
+          }
+        };
+    // 1 per hour, capacity 10: over the test's few simulated hours each hot key gets 10 + hours
+    GcraBucket bucket =
+        GcraBucket.create(Discipline.TOKEN_BUCKET, 1, HOURS, 10, false, Long.MAX_VALUE, 0);
+    BucketLimiter l = new BucketLimiter("keyed", "Stress#m()", bucket, 1, stepping);
+    int threads = 8;
+    int hotKeys = 4;
+    AtomicLong[] admitted = new AtomicLong[hotKeys];
+    for (int i = 0; i < hotKeys; i++) {
+      admitted[i] = new AtomicLong();
+    }
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      Thread w =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  Random r = new Random(id);
+                  long cold = 0;
+                  while (!stop.get()) {
+                    int hot = r.nextInt(hotKeys);
+                    if (l.acquire("hot" + hot) == Limiter.ADMITTED) {
+                      admitted[hot].incrementAndGet();
+                    }
+                    l.acquire("cold-" + id + "-" + cold++);
+                  }
+                } catch (Throwable e) {
+                  failure.compareAndSet(null, e);
+                }
+              });
+      w.start();
+      workers.add(w);
+    }
+    start.countDown();
+    int hours = 6;
+    for (int h = 1; h <= hours; h++) {
+      while (l.keyedStates() == null || l.keyedStates().size() < 10_000) {
+        Thread.sleep(5); // enough cold keys that the sweep below shrinks the table
+      }
+      now.set(HOURS.toNanos(h)); // every cold key so far goes idle
+      for (int s = 0; s < 3; s++) {
+        l.keyedStates().sweep(now.get());
+        l.keyedStates().shrinkNow(); // moves every live state while the workers run
+        Thread.sleep(20);
+      }
+    }
+    stop.set(true);
+    for (Thread w : workers) {
+      w.join();
+    }
+    if (failure.get() != null) {
+      throw new AssertionError(failure.get());
+    }
+    for (int i = 0; i < hotKeys; i++) {
+      assertEquals(10 + hours, admitted[i].get(), "hot" + i + ": exactly capacity + 1/hour");
+    }
+    assertTrue(l.keyedStates().size() <= 50_000);
+    assertTrue(l.keyedStates().shrinks >= 3 * hours, "shrinks: " + l.keyedStates().shrinks);
+  }
+
+  @Test
+  void retiredStateIsReplacedNotReused() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, SECONDS, 2);
+    l.acquire("a");
+    KeyedBuckets states = l.keyedStates();
+    BucketState before = states.state("a", clock.nanoTime());
+    clock.set(S);
+    states.sweep(clock.nanoTime());
+    assertEquals(GcraBucket.RETIRED, before.fullAt, "dropped states are marked retired");
+    BucketState after = states.state("a", clock.nanoTime());
+    assertNotNull(after);
+    assertTrue(after != before);
+    assertSame(after, states.state("a", clock.nanoTime()));
+  }
+}
