@@ -61,8 +61,16 @@ class ConfigValidationIT {
     },
     {
       "    tokenBucket: { rate: 1 }\n    key: 0",
-      "4: limits[0].key is not supported by this version of Weir (per-key buckets arrive in a"
-          + " later version), was 0"
+      "4: limits[0].key needs methods: an entry without methods overrides an annotated limiter,"
+          + " which keeps its own @LimitKey, was 0"
+    },
+    {
+      "    methods: a.B#c\n    tokenBucket: { rate: 1 }\n    key: -1",
+      "5: limits[0].key must be >= 0, was -1"
+    },
+    {
+      "    methods: a.B#c\n    tokenBucket: { rate: 1 }\n    key: 300",
+      "5: limits[0].key must be a parameter index, 0..254, was 300"
     },
     {
       "    tokenBucket: { rate: 1 }\n    scope: cluster",

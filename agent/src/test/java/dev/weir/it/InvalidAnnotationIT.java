@@ -27,17 +27,56 @@ class InvalidAnnotationIT {
     assertEquals(
         "invalid @TokenBucket on "
             + C
-            + "#withFallback(): fallback is not supported by this version of Weir (fallbacks"
-            + " arrive in a later version), was 'slow'; the method is refused rather than limited"
-            + " without it",
+            + "#withFallback(): fallback 'slow' must be a method of "
+            + C
+            + " named 'slow' taking () or (dev.weir.RateLimitedException) and returning void;"
+            + " there is no method of that name",
         r.value("withFallback"));
     assertEquals(
         "invalid @TokenBucket on "
             + C
-            + "#withKey(java.lang.String,java.lang.String): @LimitKey on parameter 1 is not"
-            + " supported by this version of Weir (per-key buckets arrive in a later version); the"
-            + " method is refused rather than limited with one shared bucket",
-        r.value("withKey"));
+            + "#fallbackParameters(int): fallback 'wrongParameters' must be a method of "
+            + C
+            + " named 'wrongParameters' taking (int) or (int,dev.weir.RateLimitedException) and"
+            + " returning java.lang.String; found [wrongParameters(long)]",
+        r.value("fallbackParameters"));
+    assertEquals(
+        "invalid @TokenBucket on "
+            + C
+            + "#fallbackReturn(int): fallback wrongReturn(int) returns java.lang.Object, but "
+            + C
+            + "#fallbackReturn(int) returns java.lang.String; they must return the same type",
+        r.value("fallbackReturn"));
+    assertEquals(
+        "invalid @TokenBucket on "
+            + C
+            + "#fallbackNotStatic(): fallback instanceFallback() must be static, as "
+            + C
+            + "#fallbackNotStatic() is",
+        r.value("fallbackNotStatic"));
+    assertEquals(
+        "invalid @TokenBucket on "
+            + C
+            + "#fallbackAmbiguous(): fallback 'twice' is ambiguous: both twice() and"
+            + " twice(dev.weir.RateLimitedException) exist; keep one",
+        r.value("fallbackAmbiguous"));
+    assertEquals(
+        "invalid @TokenBucket on "
+            + C
+            + "#fallbackItself(): fallback 'fallbackItself' is the limited method itself",
+        r.value("fallbackItself"));
+    assertEquals(
+        "invalid @TokenBucket on "
+            + C
+            + "#<init>(int): fallback 'other' is not allowed on a constructor, which cannot"
+            + " return another object",
+        r.value("constructorFallback"));
+    assertEquals(
+        "invalid @TokenBucket on "
+            + C
+            + "#withTwoKeys(java.lang.String,java.lang.String): @LimitKey is on parameters 0 and"
+            + " 1; one parameter may carry it",
+        r.value("withTwoKeys"));
     assertEquals("ran", r.value("conflictFirst"));
     assertEquals(
         "invalid @TokenBucket on "

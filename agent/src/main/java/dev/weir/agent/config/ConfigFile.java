@@ -279,12 +279,16 @@ public final class ConfigFile {
       spec.maxWaitMillis(maxWait);
     }
     Node key = entry.get("key");
-    if (key != null) {
+    Long keyIndex = whole(key, path + ".key", 0);
+    if (keyIndex != null && keyIndex > 254) {
+      error(key, path + ".key must be a parameter index, 0..254, was " + text(key));
+      keyIndex = null;
+    } else if (keyIndex != null && methods == null) {
       error(
           key,
           path
-              + ".key is not supported by this version of Weir (per-key buckets arrive in a later"
-              + " version), was "
+              + ".key needs methods: an entry without methods overrides an annotated limiter,"
+              + " which keeps its own @LimitKey, was "
               + text(key));
     }
     String scope = choice(entry.get("scope"), path + ".scope", "local", "cluster");
@@ -299,7 +303,12 @@ public final class ConfigFile {
     if (errors.size() == errorsBefore && name != null) {
       limits.add(
           new ConfigLimit(
-              name, patterns, spec.build(), "true".equals(dryRun), label + ":" + line(node)));
+              name,
+              patterns,
+              spec.build(),
+              keyIndex == null ? -1 : keyIndex.intValue(),
+              "true".equals(dryRun),
+              label + ":" + line(node)));
     }
   }
 

@@ -13,14 +13,21 @@ public final class ConfigLimit {
   private final String name;
   private final List<MethodPattern> patterns;
   private final LimitSpec spec;
+  private final int keyIndex;
   private final boolean dryRun;
   private final String origin;
 
   ConfigLimit(
-      String name, List<MethodPattern> patterns, LimitSpec spec, boolean dryRun, String origin) {
+      String name,
+      List<MethodPattern> patterns,
+      LimitSpec spec,
+      int keyIndex,
+      boolean dryRun,
+      String origin) {
     this.name = name;
     this.patterns = Collections.unmodifiableList(patterns);
     this.spec = spec;
+    this.keyIndex = keyIndex;
     this.dryRun = dryRun;
     this.origin = origin;
   }
@@ -50,6 +57,15 @@ public final class ConfigLimit {
    */
   public LimitSpec spec() {
     return spec;
+  }
+
+  /**
+   * The parameter whose value is the key ({@code key:}): one bucket per distinct value.
+   *
+   * @return the parameter index, {@code 0..254}; {@code -1} for one bucket
+   */
+  public int keyIndex() {
+    return keyIndex;
   }
 
   /**

@@ -65,7 +65,7 @@ final class ConfigLimits {
         config.overrides.put(limit.name(), limit.origin());
       }
       for (MethodPattern pattern : limit.patterns()) {
-        config.entries.add(new Entry(pattern, limit.name(), id, limit.origin()));
+        config.entries.add(new Entry(pattern, limit.name(), id, limit.origin(), limit.keyIndex()));
         if (pattern.subtypes()) {
           String root = pattern.typeName().replace('.', '/');
           if (!config.subtypes.containsKey(root)) {
@@ -267,14 +267,18 @@ final class ConfigLimits {
     final int id;
     final String origin;
 
+    /** The parameter whose value is the key, or -1. */
+    final int keyIndex;
+
     /** Set when a method with a body was woven for this pattern. */
     volatile boolean matched;
 
-    Entry(MethodPattern pattern, String name, int id, String origin) {
+    Entry(MethodPattern pattern, String name, int id, String origin, int keyIndex) {
       this.pattern = pattern;
       this.name = name;
       this.id = id;
       this.origin = origin;
+      this.keyIndex = keyIndex;
     }
   }
 }

@@ -15,7 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.annotation.AnnotationDescription;
 import net.bytebuddy.description.annotation.AnnotationList;
 import net.bytebuddy.description.annotation.AnnotationValue;
@@ -23,13 +23,13 @@ import net.bytebuddy.description.enumeration.EnumerationDescription;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.method.ParameterDescription;
 import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
 
 /**
- * Weaves {@link LimitAdvice} into every method of a type that carries {@code @TokenBucket} or
- * {@code @LeakyBucket}: reads the annotation from Byte Buddy's type description (no application
- * class is loaded), validates it, registers the limiter, and binds its id and name into the advice.
+ * Weaves a {@link LimitPrologue} into every method of a type that carries {@code @TokenBucket} or
+ * {@code @LeakyBucket}, or that a config pattern names: reads the annotation from Byte Buddy's type
+ * description (no application class is loaded), validates it with its {@code @LimitKey} and
+ * fallback, registers the limiter, and binds its id and name into the prologue.
  *
  * <p>An invalid annotation is woven too, bound to a {@link RefusedLimiter}: every call then throws
  * {@link IllegalStateException} with the message logged here, naming class, method, attribute and
@@ -43,22 +43,14 @@ final class LimitWeaver {
   static final String LEAKY_BUCKET = "dev.weir.LeakyBucket";
   static final String LIMIT_KEY = "dev.weir.LimitKey";
 
+  static final String RATE_LIMITED_EXCEPTION = "dev.weir.RateLimitedException";
+
   private final NanoClock clock;
   private final ConfigLimits config;
-  private final TypeDescription advice;
-  private final ClassFileLocator adviceLocator;
 
   LimitWeaver(NanoClock clock, ConfigLimits config) {
     this.clock = clock;
     this.config = config;
-    this.advice = TypeDescription.ForLoadedType.of(LimitAdvice.class);
-    try {
-      this.adviceLocator =
-          ClassFileLocator.Simple.of(
-              LimitAdvice.class.getName(), ClassFileLocator.ForClassLoader.read(LimitAdvice.class));
-    } catch (RuntimeException e) {
-      throw new IllegalStateException("weir: cannot read the advice class file", e);
-    }
   }
 
   /**
@@ -87,7 +79,27 @@ final class LimitWeaver {
           AgentLog.debug(
               "limiting " + origin + " as '" + entry.name + "' (config: " + entry.pattern + ")");
         }
-        builder = weave(builder, method, origin, new Binding(entry.id, entry.name));
+        Binding binding = new Binding(entry.id, entry.name);
+        if (entry.keyIndex >= method.getParameters().size()) {
+          binding =
+              refuse(
+                  entry.name,
+                  origin,
+                  "cannot limit "
+                      + origin
+                      + " as '"
+                      + entry.name
+                      + "' (config: "
+                      + entry.pattern
+                      + "): key "
+                      + entry.keyIndex
+                      + " is not a parameter index of a method with "
+                      + method.getParameters().size()
+                      + " parameters");
+        } else {
+          binding.keyIndex = entry.keyIndex;
+        }
+        builder = weave(builder, method, origin, binding);
         continue;
       }
       if (!carriesLimit(method)) {
@@ -118,7 +130,7 @@ final class LimitWeaver {
     return builder;
   }
 
-  /** Adds the advice to {@link WarmUp#run}, bound to no limiter: for warming up only. */
+  /** Adds the prologue to {@link WarmUp#run}, bound to no limiter: for warming up only. */
   DynamicType.Builder<?> warmUp(DynamicType.Builder<?> builder, TypeDescription warmUp) {
     for (MethodDescription.InDefinedShape method : warmUp.getDeclaredMethods()) {
       if (method.getInternalName().equals("run")) {
@@ -136,15 +148,18 @@ final class LimitWeaver {
     // matched by name and descriptor, which need no type resolution: a signature that names a
     // class the pool cannot find (an optional dependency, say) must not hide the method
     return builder.visit(
-        Advice.withCustomMapping()
-            .bind(LimitAdvice.Id.class, binding.id)
-            .bind(LimitAdvice.Name.class, binding.name)
-            .to(advice, adviceLocator)
-            .on(
+        new AsmVisitorWrapper.ForDeclaredMethods()
+            .invokable(
                 WeavePlan.expect(
                     origin,
                     hasMethodName(method.getInternalName())
-                        .and(hasDescriptor(method.getDescriptor())))));
+                        .and(hasDescriptor(method.getDescriptor()))),
+                new LimitPrologue(
+                    binding.id,
+                    binding.name,
+                    binding.keyIndex,
+                    binding.fallback,
+                    binding.fallbackTakesException)));
   }
 
   /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
@@ -175,7 +190,21 @@ final class LimitWeaver {
     }
     String explicit = value(token != null ? token : leaky, "name", String.class);
     String limiterName = explicit.isEmpty() ? defaultName : explicit;
-    Integer overridden = hasLimitKey(method) ? null : config.overrideId(limiterName);
+    List<String> methodProblems = new ArrayList<String>();
+    int keyIndex = limitKey(method, methodProblems);
+    Fallback fallback =
+        fallback(
+            method,
+            value(token != null ? token : leaky, "fallback", String.class),
+            origin,
+            methodProblems);
+    if (!methodProblems.isEmpty()) {
+      return refuse(
+          limiterName,
+          origin,
+          "invalid " + kind + " on " + origin + ": " + String.join("; ", methodProblems));
+    }
+    Integer overridden = config.overrideId(limiterName);
     if (overridden != null) {
       if (AgentLog.debugEnabled()) {
         AgentLog.debug(
@@ -186,16 +215,7 @@ final class LimitWeaver {
                 + "': the config file overrides its "
                 + kind);
       }
-      return new Binding(overridden, limiterName);
-    }
-    for (ParameterDescription.InDefinedShape parameter : method.getParameters()) {
-      if (annotation(parameter.getDeclaredAnnotations(), LIMIT_KEY) != null) {
-        spec.problem( // refused even under a config override: it would share one bucket
-            "@LimitKey on parameter "
-                + parameter.getIndex()
-                + " is not supported by this version of Weir (per-key buckets arrive in a later"
-                + " version); the method is refused rather than limited with one shared bucket");
-      }
+      return new Binding(overridden, limiterName).with(keyIndex, fallback);
     }
     List<String> problems = spec.problems();
     if (!problems.isEmpty()) {
@@ -232,7 +252,128 @@ final class LimitWeaver {
     if (AgentLog.debugEnabled()) {
       AgentLog.debug("limiting " + origin + " as '" + name + "': " + registered.settings());
     }
-    return new Binding(id, name);
+    return new Binding(id, name).with(keyIndex, fallback);
+  }
+
+  /** The index of the parameter carrying {@code @LimitKey}, or -1; more than one is a problem. */
+  private static int limitKey(MethodDescription.InDefinedShape method, List<String> problems) {
+    int keyIndex = -1;
+    for (ParameterDescription.InDefinedShape parameter : method.getParameters()) {
+      if (annotation(parameter.getDeclaredAnnotations(), LIMIT_KEY) != null) {
+        if (keyIndex >= 0) {
+          problems.add(
+              "@LimitKey is on parameters "
+                  + keyIndex
+                  + " and "
+                  + parameter.getIndex()
+                  + "; one parameter may carry it");
+          return -1;
+        }
+        keyIndex = parameter.getIndex();
+      }
+    }
+    return keyIndex;
+  }
+
+  /**
+   * Resolves and checks the fallback named {@code name}: a method of the same class with the same
+   * parameters, optionally plus a trailing {@code RateLimitedException}, and the same return type;
+   * static if the limited method is static.
+   *
+   * @return the fallback, or null if none is named or it is invalid (then a problem is added)
+   */
+  private static Fallback fallback(
+      MethodDescription.InDefinedShape method, String name, String origin, List<String> problems) {
+    if (name.isEmpty()) {
+      return null;
+    }
+    TypeDescription type = method.getDeclaringType();
+    List<String> parameters = parameterNames(method);
+    List<String> withException = new ArrayList<String>(parameters);
+    withException.add(RATE_LIMITED_EXCEPTION);
+    String returns = method.getReturnType().asErasure().getActualName();
+    String expected =
+        "a method of "
+            + type.getName()
+            + " named '"
+            + name
+            + "' taking ("
+            + String.join(",", parameters)
+            + ") or ("
+            + String.join(",", withException)
+            + ") and returning "
+            + returns;
+    if (method.isConstructor()) {
+      problems.add(
+          "fallback '"
+              + name
+              + "' is not allowed on a constructor, which cannot return another object");
+      return null;
+    }
+    MethodDescription.InDefinedShape plain = null;
+    MethodDescription.InDefinedShape taking = null;
+    List<String> found = new ArrayList<String>();
+    for (MethodDescription.InDefinedShape candidate : type.getDeclaredMethods()) {
+      if (!candidate.getInternalName().equals(name) || candidate.isBridge()) {
+        continue;
+      }
+      List<String> candidateParameters = parameterNames(candidate);
+      found.add(name + "(" + String.join(",", candidateParameters) + ")");
+      if (candidateParameters.equals(parameters)) {
+        plain = candidate;
+      } else if (candidateParameters.equals(withException)) {
+        taking = candidate;
+      }
+    }
+    if (plain != null && taking != null) {
+      problems.add(
+          "fallback '"
+              + name
+              + "' is ambiguous: both "
+              + name
+              + "("
+              + String.join(",", parameters)
+              + ") and "
+              + name
+              + "("
+              + String.join(",", withException)
+              + ") exist; keep one");
+      return null;
+    }
+    MethodDescription.InDefinedShape chosen = plain != null ? plain : taking;
+    if (chosen == null) {
+      problems.add(
+          "fallback '"
+              + name
+              + "' must be "
+              + expected
+              + (found.isEmpty() ? "; there is no method of that name" : "; found " + found));
+      return null;
+    }
+    String signature = name + "(" + String.join(",", parameterNames(chosen)) + ")";
+    if (chosen.equals(method)) {
+      problems.add("fallback '" + name + "' is the limited method itself");
+      return null;
+    }
+    String chosenReturns = chosen.getReturnType().asErasure().getActualName();
+    if (!chosenReturns.equals(returns)) {
+      problems.add(
+          "fallback "
+              + signature
+              + " returns "
+              + chosenReturns
+              + ", but "
+              + origin
+              + " returns "
+              + returns
+              + "; they must return the same type");
+      return null;
+    }
+    if (method.isStatic() && !chosen.isStatic()) {
+      problems.add("fallback " + signature + " must be static, as " + origin + " is");
+      return null;
+    }
+    return new Fallback(chosen, chosen == taking);
   }
 
   private static Binding refuse(String name, String origin, String message) {
@@ -274,14 +415,6 @@ final class LimitWeaver {
     }
     spec.waitOnLimit(onLimit.equals("WAIT"));
     spec.maxWaitMillis(value(a, "maxWaitMillis", Long.class));
-    String fallback = value(a, "fallback", String.class);
-    if (!fallback.isEmpty()) {
-      spec.problem(
-          "fallback is not supported by this version of Weir (fallbacks arrive in a later"
-              + " version), was '"
-              + fallback
-              + "'; the method is refused rather than limited without it");
-    }
   }
 
   private static <T> T value(AnnotationDescription a, String property, Class<T> type) {
@@ -291,15 +424,6 @@ final class LimitWeaver {
 
   private static String enumValue(AnnotationDescription a, String property) {
     return value(a, property, EnumerationDescription.class).getValue();
-  }
-
-  private static boolean hasLimitKey(MethodDescription.InDefinedShape method) {
-    for (ParameterDescription.InDefinedShape parameter : method.getParameters()) {
-      if (annotation(parameter.getDeclaredAnnotations(), LIMIT_KEY) != null) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static boolean carriesLimit(MethodDescription method) {
@@ -333,13 +457,37 @@ final class LimitWeaver {
     return names;
   }
 
+  /** What a method's prologue is bound to. */
   private static final class Binding {
     final int id;
     final String name;
+    int keyIndex = -1;
+    MethodDescription.InDefinedShape fallback;
+    boolean fallbackTakesException;
 
     Binding(int id, String name) {
       this.id = id;
       this.name = name;
+    }
+
+    Binding with(int keyIndex, Fallback fallback) {
+      this.keyIndex = keyIndex;
+      if (fallback != null) {
+        this.fallback = fallback.method;
+        this.fallbackTakesException = fallback.takesException;
+      }
+      return this;
+    }
+  }
+
+  /** A resolved fallback method. */
+  private static final class Fallback {
+    final MethodDescription.InDefinedShape method;
+    final boolean takesException;
+
+    Fallback(MethodDescription.InDefinedShape method, boolean takesException) {
+      this.method = method;
+      this.takesException = takesException;
     }
   }
 }

@@ -96,8 +96,8 @@ class ConfigFileTest {
                 + " was 6",
             "weir.yaml:7: limits[1].onLimit must be one of REJECT, WAIT, was LATER",
             "weir.yaml:8: limits[1].maxWaitMillis must be a whole number >= 0, was soon",
-            "weir.yaml:9: limits[1].key is not supported by this version of Weir (per-key buckets"
-                + " arrive in a later version), was 0",
+            "weir.yaml:9: limits[1].key needs methods: an entry without methods overrides an"
+                + " annotated limiter, which keeps its own @LimitKey, was 0",
             "weir.yaml:10: limits[1].scope cluster is not supported by this version of Weir"
                 + " (cluster limits arrive in a later version), was cluster",
             "weir.yaml:11: limits[2].name is required",

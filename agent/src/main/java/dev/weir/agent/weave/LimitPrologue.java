@@ -1,0 +1,263 @@
+package dev.weir.agent.weave;
+
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.ParameterDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.Label;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.Type;
+import net.bytebuddy.pool.TypePool;
+
+/**
+ * The bytecode woven at the start of a limited method: a trampoline into {@code WeirBridge} with
+ * the limiter's id and name as constants, then either the original body or the limit.
+ *
+ * <pre>{@code
+ * long r = WeirBridge.acquire(ID);                    // or acquire(ID, String.valueOf(key))
+ * if (r != 0L) {
+ *   return fallback(args..., [exception]);            // with a fallback
+ *   throw WeirBridge.limited(new RateLimitedException(NAME, WeirBridge.retryAfterNanos(r)), r);
+ * }
+ * ...the original body...
+ * }</pre>
+ *
+ * <p>Written as plain instructions rather than Byte Buddy {@code Advice}: the limited branch ends
+ * in {@code athrow} or a return, so the body is untouched (no new locals, no exception table, no
+ * exit code), the one frame added is the entry frame plus the result on the stack, and a fallback
+ * is an ordinary call with the method's own arguments. The exception is constructed in the woven
+ * class, so it is the {@code RateLimitedException} that class's own loader sees. In a constructor
+ * the prologue runs before the super constructor call and never touches {@code this}. In a {@code
+ * synchronized} method it runs inside the monitor, which the JVM takes on entry: a {@code WAIT}
+ * there waits holding it.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.MethodVisitorWrapper {
+  private static final String BRIDGE = "dev/weir/agent/bootstrap/WeirBridge";
+  private static final String EXCEPTION = "dev/weir/RateLimitedException";
+
+  private final int limiterId;
+  private final String limiterName;
+  private final int keyIndex;
+  private final MethodDescription.InDefinedShape fallback;
+  private final boolean fallbackTakesException;
+
+  /**
+   * Describes one method's prologue.
+   *
+   * @param limiterId the limiter's id in the registry
+   * @param limiterName the name the exception carries
+   * @param keyIndex the parameter whose value is the key, or -1 for one bucket
+   * @param fallback the validated fallback method, or null to throw
+   * @param fallbackTakesException whether the fallback's last parameter is the exception
+   */
+  LimitPrologue(
+      int limiterId,
+      String limiterName,
+      int keyIndex,
+      MethodDescription.InDefinedShape fallback,
+      boolean fallbackTakesException) {
+    this.limiterId = limiterId;
+    this.limiterName = limiterName;
+    this.keyIndex = keyIndex;
+    this.fallback = fallback;
+    this.fallbackTakesException = fallbackTakesException;
+  }
+
+  @Override
+  public MethodVisitor wrap(
+      TypeDescription instrumentedType,
+      MethodDescription instrumentedMethod,
+      MethodVisitor methodVisitor,
+      Implementation.Context implementationContext,
+      TypePool typePool,
+      int writerFlags,
+      int readerFlags) {
+    boolean frames = instrumentedType.getClassFileVersion().getMinorMajorVersion() >= 50;
+    boolean expanded = (readerFlags & ClassReader.EXPAND_FRAMES) != 0;
+    return new Writer(methodVisitor, instrumentedType, instrumentedMethod, frames, expanded);
+  }
+
+  private final class Writer extends MethodVisitor {
+    private final TypeDescription type;
+    private final MethodDescription method;
+    private final boolean frames;
+    private final boolean expanded;
+    private final int argumentsSize;
+
+    Writer(
+        MethodVisitor delegate,
+        TypeDescription type,
+        MethodDescription method,
+        boolean frames,
+        boolean expanded) {
+      super(Opcodes.ASM9, delegate);
+      this.type = type;
+      this.method = method;
+      this.frames = frames;
+      this.expanded = expanded;
+      this.argumentsSize = method.getStackSize(); // includes this for instance methods
+    }
+
+    @Override
+    public void visitCode() {
+      super.visitCode();
+      mv.visitLdcInsn(limiterId);
+      if (keyIndex >= 0) {
+        ParameterDescription key = method.getParameters().get(keyIndex);
+        Type keyType = Type.getType(key.getType().asErasure().getDescriptor());
+        mv.visitVarInsn(keyType.getOpcode(Opcodes.ILOAD), key.getOffset());
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC,
+            "java/lang/String",
+            "valueOf",
+            "(" + valueOfParameter(keyType) + ")Ljava/lang/String;",
+            false);
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC, BRIDGE, "acquire", "(ILjava/lang/String;)J", false);
+      } else {
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "acquire", "(I)J", false);
+      }
+      Label proceed = new Label();
+      mv.visitInsn(Opcodes.DUP2);
+      mv.visitInsn(Opcodes.LCONST_0);
+      mv.visitInsn(Opcodes.LCMP);
+      mv.visitJumpInsn(Opcodes.IFEQ, proceed);
+      int result = argumentsSize; // a free local: the body has not started
+      mv.visitVarInsn(Opcodes.LSTORE, result);
+      if (fallback == null) {
+        newException(result);
+        mv.visitInsn(Opcodes.ATHROW);
+      } else {
+        callFallback(result);
+      }
+      mv.visitLabel(proceed);
+      if (frames) {
+        if (expanded) {
+          Object[] locals = entryLocals();
+          mv.visitFrame(Opcodes.F_NEW, locals.length, locals, 1, new Object[] {Opcodes.LONG});
+        } else {
+          mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {Opcodes.LONG});
+        }
+      }
+      mv.visitInsn(Opcodes.POP2); // also keeps the body's first frame off this offset
+    }
+
+    /** Leaves the completed exception on the stack. */
+    private void newException(int result) {
+      mv.visitTypeInsn(Opcodes.NEW, EXCEPTION);
+      mv.visitInsn(Opcodes.DUP);
+      mv.visitLdcInsn(limiterName);
+      mv.visitVarInsn(Opcodes.LLOAD, result);
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "retryAfterNanos", "(J)J", false);
+      mv.visitMethodInsn(
+          Opcodes.INVOKESPECIAL, EXCEPTION, "<init>", "(Ljava/lang/String;J)V", false);
+      mv.visitVarInsn(Opcodes.LLOAD, result);
+      mv.visitMethodInsn(
+          Opcodes.INVOKESTATIC,
+          BRIDGE,
+          "limited",
+          "(Ljava/lang/RuntimeException;J)Ljava/lang/RuntimeException;",
+          false);
+    }
+
+    private void callFallback(int result) {
+      boolean isInterface = type.isInterface();
+      if (!fallback.isStatic()) {
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+      }
+      for (ParameterDescription p : method.getParameters()) {
+        Type t = Type.getType(p.getType().asErasure().getDescriptor());
+        mv.visitVarInsn(t.getOpcode(Opcodes.ILOAD), p.getOffset());
+      }
+      if (fallbackTakesException) {
+        newException(result);
+        mv.visitTypeInsn(Opcodes.CHECKCAST, EXCEPTION);
+      }
+      int opcode;
+      if (fallback.isStatic()) {
+        opcode = Opcodes.INVOKESTATIC;
+      } else if (fallback.isPrivate()) {
+        opcode = Opcodes.INVOKESPECIAL;
+      } else {
+        opcode = isInterface ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL;
+      }
+      mv.visitMethodInsn(
+          opcode,
+          type.getInternalName(),
+          fallback.getInternalName(),
+          fallback.getDescriptor(),
+          isInterface);
+      Type returned = Type.getType(method.getReturnType().asErasure().getDescriptor());
+      mv.visitInsn(returned.getOpcode(Opcodes.IRETURN));
+    }
+
+    /** The locals of the method's entry frame, as an expanded frame lists them. */
+    private Object[] entryLocals() {
+      int count = method.getParameters().size() + (method.isStatic() ? 0 : 1);
+      Object[] locals = new Object[count];
+      int i = 0;
+      if (!method.isStatic()) {
+        locals[i++] = method.isConstructor() ? Opcodes.UNINITIALIZED_THIS : type.getInternalName();
+      }
+      for (ParameterDescription p : method.getParameters()) {
+        locals[i++] = frameType(Type.getType(p.getType().asErasure().getDescriptor()));
+      }
+      return locals;
+    }
+
+    @Override
+    public void visitMaxs(int maxStack, int maxLocals) {
+      // the prologue needs at most the arguments again (for a fallback) plus the exception
+      super.visitMaxs(
+          Math.max(maxStack, argumentsSize + 8), Math.max(maxLocals, argumentsSize + 2));
+    }
+  }
+
+  private static Object frameType(Type t) {
+    switch (t.getSort()) {
+      case Type.BOOLEAN:
+      case Type.CHAR:
+      case Type.BYTE:
+      case Type.SHORT:
+      case Type.INT:
+        return Opcodes.INTEGER;
+      case Type.FLOAT:
+        return Opcodes.FLOAT;
+      case Type.LONG:
+        return Opcodes.LONG;
+      case Type.DOUBLE:
+        return Opcodes.DOUBLE;
+      case Type.ARRAY:
+        return t.getDescriptor();
+      default:
+        return t.getInternalName();
+    }
+  }
+
+  /** The {@code String.valueOf} overload Java source would pick, except {@code char[]} (Object). */
+  private static String valueOfParameter(Type t) {
+    switch (t.getSort()) {
+      case Type.BOOLEAN:
+        return "Z";
+      case Type.CHAR:
+        return "C";
+      case Type.BYTE:
+      case Type.SHORT:
+      case Type.INT:
+        return "I";
+      case Type.FLOAT:
+        return "F";
+      case Type.LONG:
+        return "J";
+      case Type.DOUBLE:
+        return "D";
+      default:
+        return "Ljava/lang/Object;";
+    }
+  }
+}
