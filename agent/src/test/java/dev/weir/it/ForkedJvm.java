@@ -42,12 +42,22 @@ final class ForkedJvm {
 
   /** Runs {@code main} with the given JVM options and the fixtures' class path. */
   static Result run(String jdk, List<String> jvmOptions, String main, String... args) {
+    return runWithClassPath(jdk, jvmOptions, "", main, args);
+  }
+
+  /** Runs {@code main} with the fixtures' class path followed by {@code extraClassPath}. */
+  static Result runWithClassPath(
+      String jdk, List<String> jvmOptions, String extraClassPath, String main, String... args) {
     List<String> command = new ArrayList<>();
     command.add(jdk + File.separator + "bin" + File.separator + "java");
     command.add("-Xshare:auto");
     command.addAll(jvmOptions);
     command.add("-cp");
-    command.add(FIXTURES + File.pathSeparator + ANNOTATIONS_JAR);
+    command.add(
+        FIXTURES
+            + File.pathSeparator
+            + ANNOTATIONS_JAR
+            + (extraClassPath.isEmpty() ? "" : File.pathSeparator + extraClassPath));
     command.add(main);
     command.addAll(Arrays.asList(args));
     try {

@@ -211,6 +211,14 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
     }
 
     @Override
+    public void visitFrame(
+        int frameType, int localCount, Object[] locals, int stackCount, Object[] stack) {
+      if (frames) { // a class file older than Java 6 has no stack map frames to keep
+        super.visitFrame(frameType, localCount, locals, stackCount, stack);
+      }
+    }
+
+    @Override
     public void visitMaxs(int maxStack, int maxLocals) {
       // the prologue needs at most the arguments again (for a fallback) plus the exception
       super.visitMaxs(
