@@ -115,9 +115,10 @@ final class LimitWeaver {
         AgentLog.error(
             "cannot limit "
                 + origin
-                + ": an "
-                + (method.isNative() ? "native" : "abstract")
-                + " method has no body to limit; annotate its implementations instead");
+                + (method.isNative()
+                    ? ": a native method has no body to limit; limit the Java method that calls it"
+                    : ": an abstract method has no body to limit; annotate its implementations"
+                        + " instead"));
         continue;
       }
       String defaultName =
