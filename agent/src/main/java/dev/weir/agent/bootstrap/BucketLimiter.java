@@ -81,6 +81,20 @@ public final class BucketLimiter extends Limiter {
     }
   }
 
+  /**
+   * Sets the bound on keys of per-key limiters created from now on (the agent's {@code maxKeys}).
+   * Past it, a call with a new key is limited until a held key goes idle; held keys are unaffected.
+   *
+   * @param maxKeys keys per limiter, {@code >= 1}
+   * @throws IllegalArgumentException if {@code maxKeys < 1}
+   */
+  public static void setMaxKeys(int maxKeys) {
+    if (maxKeys < 1) {
+      throw new IllegalArgumentException("maxKeys must be >= 1, was " + maxKeys);
+    }
+    KeyedBuckets.defaultMaxKeys = maxKeys;
+  }
+
   synchronized KeyedBuckets keyedBuckets() {
     KeyedBuckets states = keyed;
     if (states == null) {

@@ -25,12 +25,18 @@ public final class AgentArgs {
   private final String configPath;
   private final int logLevel;
   private final boolean enabled;
+  private final int maxKeys;
   private final List<String> errors;
 
-  private AgentArgs(String configPath, int logLevel, boolean enabled, List<String> errors) {
+  /** The default bound on keys per per-key limiter. */
+  public static final int DEFAULT_MAX_KEYS = 1_000_000;
+
+  private AgentArgs(
+      String configPath, int logLevel, boolean enabled, int maxKeys, List<String> errors) {
     this.configPath = configPath;
     this.logLevel = logLevel;
     this.enabled = enabled;
+    this.maxKeys = maxKeys;
     this.errors = Collections.unmodifiableList(errors);
   }
 
@@ -46,6 +52,7 @@ public final class AgentArgs {
     String config = system.getProperty("weir.config");
     String log = system.getProperty("weir.log");
     String enabled = system.getProperty("weir.enabled");
+    String maxKeys = system.getProperty("weir.maxKeys");
     if (args != null && !args.trim().isEmpty()) {
       for (String pair : args.split(",")) {
         int eq = pair.indexOf('=');
@@ -63,9 +70,14 @@ public final class AgentArgs {
           log = value;
         } else if (key.equals("enabled")) {
           enabled = value;
+        } else if (key.equals("maxKeys")) {
+          maxKeys = value;
         } else {
           errors.add(
-              "unknown agent argument '" + key + "' (known: config, log, enabled), was " + pair);
+              "unknown agent argument '"
+                  + key
+                  + "' (known: config, log, enabled, maxKeys), was "
+                  + pair);
         }
       }
     }
@@ -93,7 +105,35 @@ public final class AgentArgs {
                 + "'; the agent stays enabled");
       }
     }
-    return new AgentArgs(config, level, on, errors);
+    int keys = DEFAULT_MAX_KEYS;
+    if (maxKeys != null) {
+      try {
+        keys = Integer.parseInt(maxKeys.replace("_", ""));
+      } catch (NumberFormatException e) {
+        keys = 0;
+      }
+      if (keys < 1) {
+        errors.add(
+            "maxKeys must be a whole number from 1 to "
+                + Integer.MAX_VALUE
+                + ", was '"
+                + maxKeys
+                + "'; the default "
+                + DEFAULT_MAX_KEYS
+                + " applies");
+        keys = DEFAULT_MAX_KEYS;
+      }
+    }
+    return new AgentArgs(config, level, on, keys, errors);
+  }
+
+  /**
+   * The bound on keys held by each per-key limiter ({@code maxKeys=}, or {@code -Dweir.maxKeys}).
+   *
+   * @return keys, {@code >= 1}; {@link #DEFAULT_MAX_KEYS} unless given
+   */
+  public int maxKeys() {
+    return maxKeys;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.config.ConfigFile;
@@ -37,6 +38,7 @@ public final class WeirInstaller {
       final File agentJar) {
     AgentArgs arguments = AgentArgs.parse(args, System.getProperties());
     AgentLog.setLevel(arguments.logLevel());
+    BucketLimiter.setMaxKeys(arguments.maxKeys());
     for (String error : arguments.errors()) {
       AgentLog.error(error);
     }

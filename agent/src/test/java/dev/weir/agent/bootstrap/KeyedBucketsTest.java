@@ -259,4 +259,48 @@ class KeyedBucketsTest {
     assertTrue(after != before);
     assertSame(after, states.state("a", clock.nanoTime()));
   }
+
+  /**
+   * Heap retained by a million live keys beside the key strings themselves, and what is left once
+   * they have all gone idle and been swept. Prints the figures (quoted in the README); the bounds
+   * asserted are the goals: at most 96 bytes per live key, and next to nothing once idle.
+   */
+  @Test
+  void memoryPerKeyAtAMillionKeys() {
+    int n = 1_000_000;
+    String[] keys = new String[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = "client-" + i;
+    }
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, HOURS, 5);
+    l.acquire("warm-up");
+    long before = usedHeapAfterGc();
+    for (String key : keys) {
+      l.acquire(key);
+    }
+    long live = usedHeapAfterGc();
+    clock.set(HOURS.toNanos(1));
+    l.keyedStates().sweep(clock.nanoTime());
+    long idle = usedHeapAfterGc();
+    double perKey = (live - before) / (double) n;
+    System.out.printf(
+        "per-key memory: %.1f bytes per live key at %,d keys (beside the key); %,d bytes left"
+            + " once idle%n",
+        perKey, n, Math.max(0, idle - before));
+    assertEquals(0, l.keyedStates().size());
+    assertTrue(perKey <= 96, "bytes per live key: " + perKey);
+    assertTrue(idle - before < 1_000_000, "bytes left once idle: " + (idle - before));
+    assertEquals(n, keys.length); // the keys stay reachable through the measurement
+  }
+
+  private static long usedHeapAfterGc() {
+    java.lang.management.MemoryMXBean memory =
+        java.lang.management.ManagementFactory.getMemoryMXBean();
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 4; i++) {
+      System.gc();
+      used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+    }
+    return used;
+  }
 }

@@ -55,7 +55,7 @@ class AgentArgsTest {
         AgentArgs.parse("enabled=maybe,log=loud,colour=blue,novalue", new Properties());
     assertEquals(
         List.of(
-            "unknown agent argument 'colour' (known: config, log, enabled), was colour=blue",
+            "unknown agent argument 'colour' (known: config, log, enabled, maxKeys), was colour=blue",
             "agent argument 'novalue' must be key=value (jcmd drops '=value' unless the options"
                 + " are quoted: JVMTI.agent_load weir-agent.jar '\"key=value,key=value\"')",
             "log must be info, debug or off, was 'loud'",
@@ -63,5 +63,21 @@ class AgentArgsTest {
                 + " enabled"),
         args.errors());
     assertTrue(args.enabled(), "a bad value never turns limits off");
+  }
+
+  @Test
+  void maxKeysBoundsPerKeyLimiters() {
+    assertEquals(AgentArgs.DEFAULT_MAX_KEYS, AgentArgs.parse(null, new Properties()).maxKeys());
+    assertEquals(5000, AgentArgs.parse("maxKeys=5_000", new Properties()).maxKeys());
+    Properties system = new Properties();
+    system.setProperty("weir.maxKeys", "7");
+    assertEquals(7, AgentArgs.parse(null, system).maxKeys());
+    AgentArgs bad = AgentArgs.parse("maxKeys=0", new Properties());
+    assertEquals(AgentArgs.DEFAULT_MAX_KEYS, bad.maxKeys());
+    assertEquals(
+        List.of(
+            "maxKeys must be a whole number from 1 to 2147483647, was '0'; the default 1000000"
+                + " applies"),
+        bad.errors());
   }
 }
