@@ -74,4 +74,17 @@ class ExamplesIT {
     assertTrue(rows <= 201, "rows " + rows + ": " + out);
     assertTrue(rows >= 150, "rows " + rows + ": " + out);
   }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void httpServiceAnswers429WithARetryAfterThatIsEnough(String jdk) throws Exception {
+    String out = run(jdk, "-javaagent:" + AGENT, "-cp", JAR, "dev.weir.examples.HttpQuotas");
+    // per client: bursts of 5, then 1/s; a limited client is told to wait whole seconds, rounded up
+    assertTrue(out.contains("alice, 8 requests at once:   5 x 200, 3 x 429"), out);
+    assertTrue(out.contains("alice's Retry-After:         1 s"), out);
+    assertTrue(out.contains("bob, 3 requests at once:     3 x 200, 0 x 429"), "per client: " + out);
+    assertTrue(out.contains("alice after 1 s:              200"), out);
+    assertTrue(
+        out.contains("prices, 25 requests at once: 25 x 200, 0 x 429, 20 live, 5 cached"), out);
+  }
 }
