@@ -76,6 +76,28 @@ class ConfigIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aCallNestedInAnotherOfTheSameLimiterIsChargedOnce(String jdk) throws IOException {
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: repositories",
+                "    methods: \"dev.weir.it.fixtures.Legacy$Repository+#save\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 4 }",
+                "    key: 0",
+                ""));
+    Result r = ForkedJvm.withAgent(jdk, "config=" + file, LEGACY, "nesting").assertExit(0);
+    assertEquals(4, r.longValue("pooled"), "a proxy and its delegate: one permit a call\n" + r);
+    assertEquals(4, r.longValue("audited"), "an override calling super: one permit a call");
+    assertEquals(4, r.longValue("failing"), "admitted calls that then throw");
+    assertEquals(0, r.longValue("afterFailures"), "same key 'f': the failures left the limiter");
+    // the unlimited saveString, saveInt and load run 30 bodies first
+    assertEquals(30 + 4 + 4 + 4, r.longValue("bodyRuns"), "limited calls never run the body");
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void jdkClassesThatTheWeaverItselfUsesAreLimitedWithoutHangingTheStart(String jdk)
       throws IOException {
     // Byte Buddy uses LinkedList and StringJoiner: weaving them once raced Byte Buddy's own

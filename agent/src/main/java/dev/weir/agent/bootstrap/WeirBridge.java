@@ -46,6 +46,66 @@ public final class WeirBridge {
   }
 
   /**
+   * {@link #acquire(int)} for a method limited by a config pattern: only the outermost call of the
+   * limiter on this thread is charged; a call nested in it (a proxy delegating to the real object,
+   * an override calling {@code super}) passes free. Every call that returns {@code 0} must be
+   * followed by {@link #leave(int)} when the method exits, normally or not; a limited call has left
+   * already.
+   *
+   * @param limiterId the id the agent bound into the woven method
+   * @return as {@link #acquire(int)}
+   * @throws IllegalStateException if the method's limit is invalid (fails closed; has left)
+   */
+  public static long acquireOutermost(int limiterId) {
+    if (!CallDepth.enter(limiterId)) {
+      return Limiter.ADMITTED;
+    }
+    return charged(limiterId, LimiterRegistry.limiter(limiterId), null);
+  }
+
+  /**
+   * {@link #acquire(int, String)} for a method limited by a config pattern with {@code key:}; see
+   * {@link #acquireOutermost(int)}.
+   *
+   * @param limiterId the id the agent bound into the woven method
+   * @param key {@code String.valueOf} of the key argument
+   * @return as {@link #acquire(int)}
+   * @throws IllegalStateException if the method's limit is invalid (fails closed; has left)
+   */
+  public static long acquireOutermost(int limiterId, String key) {
+    if (!CallDepth.enter(limiterId)) {
+      return Limiter.ADMITTED;
+    }
+    return charged(limiterId, LimiterRegistry.limiter(limiterId), key);
+  }
+
+  private static long charged(int limiterId, Limiter limiter, String key) {
+    long result;
+    try {
+      result = key == null ? limiter.acquire() : limiter.acquire(key);
+    } catch (RuntimeException e) {
+      CallDepth.leave(limiterId);
+      throw e;
+    } catch (Error e) {
+      CallDepth.leave(limiterId);
+      throw e;
+    }
+    if (result != Limiter.ADMITTED) {
+      CallDepth.leave(limiterId); // the body will not run
+    }
+    return result;
+  }
+
+  /**
+   * Leaves a method woven with {@link #acquireOutermost(int)} that was admitted.
+   *
+   * @param limiterId the id the agent bound into the woven method
+   */
+  public static void leave(int limiterId) {
+    CallDepth.leave(limiterId);
+  }
+
+  /**
    * The retry-after to put in the exception for a non-zero result of {@link #acquire(int)}.
    *
    * @param result a non-zero result of {@link #acquire(int)}

@@ -45,6 +45,7 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
   private final int keyIndex;
   private final MethodDescription.InDefinedShape fallback;
   private final boolean fallbackTakesException;
+  private final boolean outermostOnly;
 
   /**
    * Describes one method's prologue.
@@ -54,18 +55,23 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
    * @param keyIndex the parameter whose value is the key, or -1 for one bucket
    * @param fallback the validated fallback method, or null to throw
    * @param fallbackTakesException whether the fallback's last parameter is the exception
+   * @param outermostOnly charge only the outermost call of the limiter on a thread (config
+   *     patterns): the body is wrapped so that every exit leaves the limiter; constructors are
+   *     charged on every call
    */
   LimitPrologue(
       int limiterId,
       String limiterName,
       int keyIndex,
       MethodDescription.InDefinedShape fallback,
-      boolean fallbackTakesException) {
+      boolean fallbackTakesException,
+      boolean outermostOnly) {
     this.limiterId = limiterId;
     this.limiterName = limiterName;
     this.keyIndex = keyIndex;
     this.fallback = fallback;
     this.fallbackTakesException = fallbackTakesException;
+    this.outermostOnly = outermostOnly;
   }
 
   @Override
@@ -88,6 +94,8 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
     private final boolean frames;
     private final boolean expanded;
     private final int argumentsSize;
+    private final boolean nesting;
+    private final Label bodyStart = new Label();
 
     Writer(
         MethodVisitor delegate,
@@ -101,6 +109,7 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
       this.frames = frames;
       this.expanded = expanded;
       this.argumentsSize = method.getStackSize(); // includes this for instance methods
+      this.nesting = outermostOnly && !method.isConstructor();
     }
 
     @Override
@@ -118,9 +127,9 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
             "(" + valueOfParameter(keyType) + ")Ljava/lang/String;",
             false);
         mv.visitMethodInsn(
-            Opcodes.INVOKESTATIC, BRIDGE, "acquire", "(ILjava/lang/String;)J", false);
+            Opcodes.INVOKESTATIC, BRIDGE, acquire(), "(ILjava/lang/String;)J", false);
       } else {
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "acquire", "(I)J", false);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, acquire(), "(I)J", false);
       }
       Label proceed = new Label();
       mv.visitInsn(Opcodes.DUP2);
@@ -145,6 +154,27 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
         }
       }
       mv.visitInsn(Opcodes.POP2); // also keeps the body's first frame off this offset
+      if (nesting) {
+        mv.visitLabel(bodyStart);
+      }
+    }
+
+    private String acquire() {
+      return nesting ? "acquireOutermost" : "acquire";
+    }
+
+    /** Leaves the limiter before each return of the body (config patterns). */
+    @Override
+    public void visitInsn(int opcode) {
+      if (nesting && opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
+        leave();
+      }
+      super.visitInsn(opcode);
+    }
+
+    private void leave() {
+      mv.visitLdcInsn(limiterId);
+      mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "leave", "(I)V", false);
     }
 
     /** Leaves the completed exception on the stack. */
@@ -220,6 +250,20 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
 
     @Override
     public void visitMaxs(int maxStack, int maxLocals) {
+      if (nesting) {
+        // leave on an exception too: a catch-all after the body's own handlers, so theirs win
+        Label bodyEnd = new Label();
+        Label handler = new Label();
+        mv.visitLabel(bodyEnd);
+        mv.visitLabel(handler);
+        if (frames) {
+          Object[] thrown = {"java/lang/Throwable"};
+          mv.visitFrame(expanded ? Opcodes.F_NEW : Opcodes.F_FULL, 0, new Object[0], 1, thrown);
+        }
+        leave();
+        mv.visitInsn(Opcodes.ATHROW);
+        mv.visitTryCatchBlock(bodyStart, bodyEnd, handler, null);
+      }
       // the prologue needs at most the arguments again (for a fallback) plus the exception
       super.visitMaxs(
           Math.max(maxStack, argumentsSize + 8), Math.max(maxLocals, argumentsSize + 2));

@@ -98,6 +98,7 @@ final class LimitWeaver {
                       + " parameters");
         } else {
           binding.keyIndex = entry.keyIndex;
+          binding.outermostOnly = true;
         }
         builder = weave(builder, method, origin, binding);
         continue;
@@ -160,7 +161,8 @@ final class LimitWeaver {
                     binding.name,
                     binding.keyIndex,
                     binding.fallback,
-                    binding.fallbackTakesException)));
+                    binding.fallbackTakesException,
+                    binding.outermostOnly)));
   }
 
   /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
@@ -465,6 +467,9 @@ final class LimitWeaver {
     int keyIndex = -1;
     MethodDescription.InDefinedShape fallback;
     boolean fallbackTakesException;
+
+    /** Config patterns: only the outermost call of the limiter on a thread is charged. */
+    boolean outermostOnly;
 
     Binding(int id, String name) {
       this.id = id;
