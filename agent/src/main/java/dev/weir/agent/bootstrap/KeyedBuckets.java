@@ -34,11 +34,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Shrinking.</b> A {@code ConcurrentHashMap} never shrinks its table, so once most keys have
  * gone, the sweeper moves the live states to a new, small table. A new table is published with the
  * old one as {@code previous}; a move claims the old state with a CAS to the retired marker
- * (capturing its exact value), puts a copy into the new table, then removes the old entry. New
- * states are inserted only into the current table, by callers counted in {@code inserters}: the
- * sweeper drains the old table only after its last inserter has left, and a caller creates a state
- * in the new table only after checking the old one under the same condition, so no key ever has two
- * live states.
+ * (capturing its exact value), puts a copy into the new table, then removes the old entry. Callers
+ * and the sweeper move alike, and the claim decides who does. New states are inserted only into
+ * the current table, by callers counted in {@code inserters}; callers moving a state out of the old
+ * table are counted in its {@code movers}. The sweeper drains the old table only after its last
+ * inserter has left, and unlinks it only after its last mover has put its copy; a caller creates a
+ * state in the new table only after checking the old one with no inserter left. So no key ever has
+ * two live states, and a claimed state's copy is never put into a table that is no longer current.
  *
  * <ol>
  *   <li>I1: a key has at most one live (not retired) state, and every live state is reachable from
@@ -88,7 +90,13 @@ final class KeyedBuckets {
   /** One table of states; {@code previous} is being drained into it, or null. */
   private static final class Table {
     final ConcurrentHashMap<String, BucketState> map = new ConcurrentHashMap<String, BucketState>();
+
+    /** Callers inserting a new state into this table. */
     final AtomicInteger inserters = new AtomicInteger();
+
+    /** Callers moving a state out of this table (while it is the current one's previous). */
+    final AtomicInteger movers = new AtomicInteger();
+
     volatile Table previous;
 
     /** The largest size seen since this table was made (sweeper only). */
@@ -134,13 +142,20 @@ final class KeyedBuckets {
       Table old = t.previous;
       if (old != null) {
         awaitInserters(old);
-        BucketState o = old.map.get(key);
-        if (o != null) {
-          BucketState moved = move(t, old, key, o);
-          if (moved != null) {
-            return moved;
+        old.movers.incrementAndGet();
+        try {
+          BucketState o = old.map.get(key);
+          if (o != null) {
+            BucketState moved = move(t, old, key, o);
+            if (moved != null) {
+              return moved;
+            }
           }
-          Thread.yield(); // being moved or dropped by another thread
+        } finally {
+          old.movers.decrementAndGet();
+        }
+        if (old.map.containsKey(key)) {
+          Thread.yield(); // being moved by another thread: its copy appears in t next
           continue;
         }
       }
@@ -201,6 +216,12 @@ final class KeyedBuckets {
   private static void awaitInserters(Table old) {
     while (old.inserters.get() != 0) {
       Thread.yield(); // a caller between its check of the current table and its insert
+    }
+  }
+
+  private static void awaitMovers(Table old) {
+    while (old.movers.get() != 0) {
+      Thread.yield(); // a caller between its claim of a state and its copy's insert
     }
   }
 
@@ -310,6 +331,9 @@ final class KeyedBuckets {
         move(n, t, e.getKey(), o);
       }
     }
+    // a caller that claimed a state before the loop reached it may not have put its copy yet;
+    // until it has, the copy's key must stay findable through n.previous
+    awaitMovers(t);
     n.peak = n.map.size();
     n.previous = null;
     shrinks++;

@@ -71,6 +71,44 @@ class KeyedBucketsTest {
   }
 
   @Test
+  void interruptedKeyedWaiterGivesItsSlotBackAtTheExactInstant() {
+    BucketLimiter l = limiter(Discipline.SHAPING, 10, SECONDS, 5);
+    assertEquals(Limiter.ADMITTED, l.acquire("a")); // departs at 0; a's next slot is at 100 ms
+    clock.set(30 * MS);
+    clock.onPark(() -> Thread.currentThread().interrupt());
+    long result = l.acquire("a");
+    clock.onPark(() -> {});
+    assertTrue(result < 0, "interrupted");
+    assertTrue(Thread.interrupted(), "the interrupt flag is kept (and cleared here)");
+    assertEquals(0, ~result, "its slot went back: a call now is admitted into the queue");
+    assertEquals(70 * MS, clock.parkedNanos(), "it had parked for the 70 ms to its slot");
+    assertEquals(30 * MS, clock.nanoTime(), "interrupted at once: no time passed");
+    assertEquals(Limiter.ADMITTED, l.acquire("a"), "the next call takes the returned slot");
+    assertEquals(100 * MS, clock.nanoTime(), "and leaves at exactly 100 ms");
+  }
+
+  @Test
+  void interruptedKeyedWaiterWithALaterCallBehindItKeepsTheSlotTaken() {
+    BucketLimiter l = limiter(Discipline.SHAPING, 10, SECONDS, 5);
+    assertEquals(Limiter.ADMITTED, l.acquire("a")); // leaves at 0; fullAt 100 ms
+    clock.onPark(
+        () -> {
+          // while the second call waits for its slot at 100 ms, a third takes the one at 200 ms
+          BucketState a = l.keyedStates().state("a", clock.nanoTime());
+          assertEquals(200 * MS, l.bucket().acquire(a, clock.nanoTime(), 1, true));
+          Thread.currentThread().interrupt();
+        });
+    long result = l.acquire("a");
+    clock.onPark(() -> {});
+    assertTrue(Thread.interrupted(), "the interrupt flag is kept");
+    assertTrue(result < 0, "interrupted");
+    assertEquals(
+        300 * MS,
+        l.keyedStates().state("a", 0).fullAt,
+        "its slot stays taken: the call behind it depends on it");
+  }
+
+  @Test
   void dropsOnlyIdleStates() {
     BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, SECONDS, 5);
     l.acquire("a"); // fullAt = 100 ms
