@@ -35,8 +35,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * gone, the sweeper moves the live states to a new, small table. A new table is published with the
  * old one as {@code previous}; a move claims the old state with a CAS to the retired marker
  * (capturing its exact value), puts a copy into the new table, then removes the old entry. Callers
- * and the sweeper move alike, and the claim decides who does. New states are inserted only into
- * the current table, by callers counted in {@code inserters}; callers moving a state out of the old
+ * and the sweeper move alike, and the claim decides who does. New states are inserted only into the
+ * current table, by callers counted in {@code inserters}; callers moving a state out of the old
  * table are counted in its {@code movers}. The sweeper drains the old table only after its last
  * inserter has left, and unlinks it only after its last mover has put its copy; a caller creates a
  * state in the new table only after checking the old one with no inserter left. So no key ever has
