@@ -104,8 +104,8 @@ public @interface LeakyBucket {
   long maxWaitMillis() default Long.MAX_VALUE;
 
   /**
-   * A method of the same class called instead of throwing, as for {@link TokenBucket#fallback()}.
-   * Not supported by this version of the agent: a non-empty value is refused (fails closed).
+   * A method of the same class called instead of throwing, as for {@link TokenBucket#fallback()}:
+   * same parameters (optionally plus a trailing {@link RateLimitedException}), same return type.
    *
    * @return the fallback method's name, or empty for none
    */

@@ -95,10 +95,12 @@ public @interface TokenBucket {
 
   /**
    * A method of the same class called instead of throwing when the call is limited: same parameters
-   * (optionally followed by a {@link RateLimitedException}) and same return type.
-   *
-   * <p>Not supported by this version of the agent: a non-empty value is refused (the method fails
-   * closed) rather than silently ignored.
+   * (optionally followed by a {@link RateLimitedException}, which then carries the retry-after and,
+   * for an interrupted waiter, the {@link InterruptedException} as its cause) and same return type;
+   * static if the limited method is static; any access. Its result is returned to the caller; an
+   * exception the method's own body throws is never replaced. A constructor cannot have one. A
+   * missing or mismatched fallback makes the method fail closed: every call throws {@link
+   * IllegalStateException} naming it.
    *
    * @return the fallback method's name, or empty for none
    */
