@@ -3,7 +3,6 @@ package dev.weir.examples;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.weir.RateLimitedException;
-import dev.weir.TokenBucket;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -81,13 +80,8 @@ public final class HttpQuotas {
   }
 
   public static void main(String[] args) throws Exception {
-    if (!agentAttached()) {
-      System.err.println(
-          "The Weir agent is not attached, so nothing would be limited. Run:\n"
-              + "  java -javaagent:agent/target/weir-agent.jar -cp examples/target/weir-examples.jar"
-              + " dev.weir.examples.HttpQuotas");
-      System.exit(2);
-    }
+    AgentCheck.requireAgent(
+        "java -javaagent:agent/target/weir-agent.jar -cp examples/target/weir-examples.jar dev.weir.examples.HttpQuotas");
     if (args.length == 2 && args[0].equals("--serve")) {
       HttpQuotas quotas = new HttpQuotas(Integer.parseInt(args[1]));
       System.out.println("serving on http://127.0.0.1:" + quotas.port() + " (/quote, /prices)");
@@ -162,19 +156,6 @@ public final class HttpQuotas {
       long ok = responses.stream().filter(r -> r.statusCode() == 200).count();
       long limited = responses.stream().filter(r -> r.statusCode() == 429).count();
       return ok + " x 200, " + limited + " x 429";
-    }
-  }
-
-  @TokenBucket(rate = 1, per = TimeUnit.HOURS, capacity = 1)
-  private static void probe() {}
-
-  private static boolean agentAttached() {
-    try {
-      probe();
-      probe();
-      return false;
-    } catch (RateLimitedException limited) {
-      return true;
     }
   }
 }

@@ -1,7 +1,6 @@
 package dev.weir.examples;
 
 import dev.weir.RateLimitedException;
-import dev.weir.TokenBucket;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -39,26 +38,9 @@ public final class OrdersAndWrites {
   private OrdersAndWrites() {}
 
   public static void main(String[] args) throws Exception {
-    if (!agentAttached()) {
-      System.err.println(
-          "The Weir agent is not attached, so nothing would be limited. Run:\n"
-              + "  java -javaagent:agent/target/weir-agent.jar -jar examples/target/weir-examples.jar");
-      System.exit(2);
-    }
+    AgentCheck.requireAgent(
+        "java -javaagent:agent/target/weir-agent.jar -jar examples/target/weir-examples.jar");
     new OrdersAndWrites().run();
-  }
-
-  @TokenBucket(rate = 1, per = TimeUnit.HOURS, capacity = 1)
-  private static void probe() {}
-
-  private static boolean agentAttached() {
-    try {
-      probe();
-      probe();
-      return false;
-    } catch (RateLimitedException limited) {
-      return true;
-    }
   }
 
   private void run() throws InterruptedException {
