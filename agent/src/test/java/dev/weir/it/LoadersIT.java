@@ -41,6 +41,22 @@ class LoadersIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void theKeySweeperKeepsNothingOfTheWebAppThatStartedIt(String jdk) {
+    Result r =
+        ForkedJvm.withAgent(
+                jdk,
+                null,
+                FIXTURES + "Loaders",
+                ForkedJvm.FIXTURES,
+                ForkedJvm.ANNOTATIONS_JAR,
+                "context")
+            .assertExit(0);
+    assertEquals("3,3,4,bootstrap,true", r.value("redeployed"), r::toString);
+    assertEquals("true", r.value("contextCollected"), "no inherited thread-local pins the loader");
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void classFilesOfJava14To8AreWoven(String jdk) throws IOException {
     Path config = Files.createTempFile("weir", ".yaml");
     Files.write(

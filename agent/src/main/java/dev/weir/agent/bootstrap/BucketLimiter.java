@@ -57,6 +57,9 @@ public final class BucketLimiter extends Limiter {
    */
   @Override
   public long acquire(String key) {
+    if (key == null) {
+      key = "null"; // a toString() that returns null
+    }
     KeyedBuckets states = keyed;
     if (states == null) {
       states = keyedBuckets();
@@ -98,9 +101,10 @@ public final class BucketLimiter extends Limiter {
   synchronized KeyedBuckets keyedBuckets() {
     KeyedBuckets states = keyed;
     if (states == null) {
-      states = new KeyedBuckets(bucket, clock, KeyedBuckets.defaultMaxKeys);
+      boolean background = clock == NanoClock.SYSTEM;
+      states = new KeyedBuckets(bucket, clock, KeyedBuckets.defaultMaxKeys, background);
       keyed = states;
-      if (clock == NanoClock.SYSTEM) {
+      if (background) {
         KeySweeper.register(states);
       }
     }

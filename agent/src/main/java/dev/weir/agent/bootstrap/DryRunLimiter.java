@@ -55,6 +55,9 @@ public final class DryRunLimiter extends Limiter {
    */
   @Override
   public long acquire(String key) {
+    if (key == null) {
+      key = "null"; // a toString() that returns null
+    }
     calls.incrementAndGet();
     KeyedBuckets states = limiter.keyedBuckets();
     long now = clock.nanoTime();

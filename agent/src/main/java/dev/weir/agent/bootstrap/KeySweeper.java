@@ -1,25 +1,32 @@
 package dev.weir.agent.bootstrap;
 
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.security.AccessController;
 import java.security.PrivilegedAction;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The one background thread that drops idle per-key states: once a second it sweeps each {@link
- * KeyedBuckets} whose earliest state may have gone idle, so memory returns without new calls.
+ * The one background thread that drops idle per-key states: once a second, or at once when a call
+ * finds a table at its bound, it sweeps each {@link KeyedBuckets} whose earliest state may have
+ * gone idle, so memory returns without new calls and a caller never sweeps a whole table itself.
+ * After a sweep it rests at least as long as the sweep took, so a flood of new keys at the bound
+ * costs at most half of one core.
  *
  * <p>The thread is a daemon named {@code weir-key-sweeper}, started with the first per-key limiter.
- * It is created inside a privileged block with no context class loader, so it holds no reference to
- * the application class loader that happened to make the first keyed call (a web-app redeploy must
- * not leak). Thread-safe.
+ * It must hold nothing of the application that made that first call: it is created inside a
+ * privileged block (no inherited access-control context), with no context class loader, and without
+ * inheriting the caller's {@link InheritableThreadLocal} values (any of which may be an object of a
+ * web application's class loader). Thread-safe.
  */
 final class KeySweeper implements Runnable {
-  /** How often the sweeper wakes, in nanoseconds. */
+  /** How often the sweeper wakes on its own, in nanoseconds. */
   static final long PERIOD_NANOS = 1_000_000_000L;
 
   private static final CopyOnWriteArrayList<KeyedBuckets> TABLES =
       new CopyOnWriteArrayList<KeyedBuckets>();
-  private static boolean started;
+  private static volatile Thread thread;
 
   private KeySweeper() {}
 
@@ -31,22 +38,53 @@ final class KeySweeper implements Runnable {
   static void register(KeyedBuckets table) {
     TABLES.add(table);
     synchronized (KeySweeper.class) {
-      if (started) {
+      if (thread != null) {
         return;
       }
-      started = true;
+      thread =
+          AccessController.doPrivileged(
+              new PrivilegedAction<Thread>() {
+                @Override
+                public Thread run() {
+                  Thread t = newThread(new KeySweeper(), "weir-key-sweeper");
+                  t.setDaemon(true);
+                  t.setContextClassLoader(null);
+                  t.start();
+                  return t;
+                }
+              });
     }
-    AccessController.doPrivileged(
-        new PrivilegedAction<Void>() {
-          @Override
-          public Void run() {
-            Thread thread = new Thread(new KeySweeper(), "weir-key-sweeper");
-            thread.setDaemon(true);
-            thread.setContextClassLoader(null);
-            thread.start();
-            return null;
-          }
-        });
+  }
+
+  /** Asks the sweeper to sweep now (a table reached its bound). Never blocks. */
+  static void wake() {
+    Thread t = thread;
+    if (t != null) {
+      LockSupport.unpark(t);
+    }
+  }
+
+  /**
+   * A thread that inherits no {@link InheritableThreadLocal} values: through the constructor that
+   * says so (Java 9+), else by clearing the copied map before it starts (Java 8).
+   */
+  static Thread newThread(Runnable task, String name) {
+    try {
+      Constructor<Thread> noInheritance =
+          Thread.class.getConstructor(
+              ThreadGroup.class, Runnable.class, String.class, long.class, boolean.class);
+      return noInheritance.newInstance(null, task, name, 0L, false);
+    } catch (Exception notJava9) {
+      Thread t = new Thread(task, name);
+      try {
+        Field inherited = Thread.class.getDeclaredField("inheritableThreadLocals");
+        inherited.setAccessible(true);
+        inherited.set(t, null);
+      } catch (Exception cannotClear) {
+        AgentLog.debug("the key sweeper inherits the first keyed caller's thread-locals");
+      }
+      return t;
+    }
   }
 
   /** Sweeps every table that is due once; for tests and for the thread. */
@@ -59,12 +97,18 @@ final class KeySweeper implements Runnable {
   @Override
   public void run() {
     for (; ; ) {
-      NanoClock.SYSTEM.parkNanos(PERIOD_NANOS);
+      long began = System.nanoTime();
       try {
         sweepDue();
       } catch (Throwable t) {
         AgentLog.error("the per-key sweeper failed and keeps running: " + t);
       }
+      long rest = System.nanoTime() - began; // rest as long as the sweep took, wakes or not
+      for (long deadline = System.nanoTime() + rest; rest > 0; ) {
+        LockSupport.parkNanos(this, rest);
+        rest = deadline - System.nanoTime();
+      }
+      LockSupport.parkNanos(this, PERIOD_NANOS); // until the period ends or a table is full
     }
   }
 }

@@ -57,7 +57,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class KeyedBuckets {
   /** The default bound on keys per limiter: set from the agent's {@code maxKeys} argument. */
-  static volatile int defaultMaxKeys = 1_000_000;
+  static volatile int defaultMaxKeys = 100_000;
 
   /** Tables smaller than this are not worth shrinking. */
   private static final int SHRINK_FLOOR = 4096;
@@ -65,6 +65,7 @@ final class KeyedBuckets {
   private final GcraBucket bucket;
   private final NanoClock clock;
   private final int maxKeys;
+  private final boolean background;
   private final AtomicInteger keys = new AtomicInteger();
   private final ReentrantLock sweeping = new ReentrantLock();
   private volatile Table current = new Table(null);
@@ -78,13 +79,26 @@ final class KeyedBuckets {
   /** Whether {@link #sweepDueNanos} means anything: false while no state is held. */
   private volatile boolean sweepDue;
 
-  KeyedBuckets(GcraBucket bucket, NanoClock clock, int maxKeys) {
+  /** Guards the two fields above together: taken once per new key and once per sweep. */
+  private final Object sweepDueLock = new Object();
+
+  /**
+   * Creates the per-key states of one limiter.
+   *
+   * @param bucket the settings and arithmetic shared by every key
+   * @param clock the limiter's clock
+   * @param maxKeys the bound on keys, {@code >= 1}
+   * @param background true if the {@link KeySweeper} thread sweeps this table: a call that finds
+   *     the bound reached then wakes it rather than sweeping on the caller's thread
+   */
+  KeyedBuckets(GcraBucket bucket, NanoClock clock, int maxKeys, boolean background) {
     if (maxKeys < 1) {
       throw new IllegalArgumentException("maxKeys must be >= 1, was " + maxKeys);
     }
     this.bucket = bucket;
     this.clock = clock;
     this.maxKeys = maxKeys;
+    this.background = background;
   }
 
   /** One table of states; {@code previous} is being drained into it, or null. */
@@ -225,9 +239,17 @@ final class KeyedBuckets {
     }
   }
 
-  /** Sweeps the table if a sweep could free a key; false if no room was made. */
+  /**
+   * At the bound: sweeps (or has the sweeper sweep) if some state may be idle by now. Returns true
+   * only if this call made room; a woken sweeper makes it for later calls, so a caller never waits
+   * for a sweep of the whole table.
+   */
   private boolean makeRoom(long nowNanos) {
     if (sweepDue && nowNanos - sweepDueNanos < 0) {
+      return false;
+    }
+    if (background) {
+      KeySweeper.wake();
       return false;
     }
     if (!sweeping.tryLock()) {
@@ -277,6 +299,9 @@ final class KeyedBuckets {
   }
 
   private int sweepLocked(long nowNanos, boolean mayShrink) {
+    synchronized (sweepDueLock) {
+      sweepDue = false; // the loop below finds every state held now; later ones reschedule
+    }
     Table t = current;
     int dropped = 0;
     long soonest = GcraBucket.NEVER_TICKS;
@@ -295,14 +320,15 @@ final class KeyedBuckets {
       }
     }
     t.peak = Math.max(t.peak, size + dropped);
-    if (size == 0) {
-      sweepDue = false;
-    } else {
-      long tpn = bucket.ticksPerNano();
-      long soonestNanos =
-          soonest >= GcraBucket.NEVER_TICKS ? 1_000_000_000L : (soonest + tpn - 1) / tpn;
-      sweepDueNanos = nowNanos + soonestNanos;
-      sweepDue = true;
+    long tpn = bucket.ticksPerNano();
+    long soonestNanos =
+        soonest >= GcraBucket.NEVER_TICKS ? 1_000_000_000L : (soonest + tpn - 1) / tpn;
+    synchronized (sweepDueLock) {
+      // keys inserted during the loop scheduled themselves since it began: keep the earlier
+      if (size > 0 && (!sweepDue || nowNanos + soonestNanos - sweepDueNanos < 0)) {
+        sweepDueNanos = nowNanos + soonestNanos;
+        sweepDue = true;
+      }
     }
     if (mayShrink && t.peak >= SHRINK_FLOOR && size < t.peak / 4) {
       shrink(t);
@@ -339,11 +365,17 @@ final class KeyedBuckets {
     shrinks++;
   }
 
-  /** A new key was inserted: make sure a sweep is scheduled (the sweep works out when). */
+  /**
+   * A new key was inserted at {@code nowNanos}: its state may be idle again one emission interval
+   * later (after a single call), so a sweep is due no later than that.
+   */
   private void sweepNoLaterThan(long nowNanos) {
-    if (!sweepDue) {
-      sweepDueNanos = nowNanos;
-      sweepDue = true;
+    long idleAt = nowNanos + bucket.intervalNanos();
+    synchronized (sweepDueLock) {
+      if (!sweepDue || idleAt - sweepDueNanos < 0) {
+        sweepDueNanos = idleAt;
+        sweepDue = true;
+      }
     }
   }
 
@@ -356,8 +388,11 @@ final class KeyedBuckets {
    */
   long retryAfterBoundNanos(long nowNanos) {
     long wait = sweepDue ? sweepDueNanos - nowNanos : 0;
-    return Math.max(1, wait);
+    return Math.max(MIN_BOUND_RETRY_NANOS, wait);
   }
+
+  /** The shortest retry-after past the bound: about one sweep of a full table. */
+  private static final long MIN_BOUND_RETRY_NANOS = 1_000_000L;
 
   /**
    * Live keys, for tests and diagnostics.

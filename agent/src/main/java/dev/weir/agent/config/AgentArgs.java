@@ -29,7 +29,7 @@ public final class AgentArgs {
   private final List<String> errors;
 
   /** The default bound on keys per per-key limiter. */
-  public static final int DEFAULT_MAX_KEYS = 1_000_000;
+  public static final int DEFAULT_MAX_KEYS = 100_000;
 
   private AgentArgs(
       String configPath, int logLevel, boolean enabled, int maxKeys, List<String> errors) {

@@ -27,7 +27,7 @@ class KeyedBucketsTest {
 
   @AfterEach
   void restoreDefaultBound() {
-    KeyedBuckets.defaultMaxKeys = 1_000_000;
+    KeyedBuckets.defaultMaxKeys = 100_000;
   }
 
   private BucketLimiter limiter(Discipline d, double rate, TimeUnit per, long capacity) {
@@ -179,6 +179,21 @@ class KeyedBucketsTest {
   }
 
   @Test
+  void newKeysBringTheNextSweepForward() {
+    KeyedBuckets.defaultMaxKeys = 3;
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, SECONDS, 100);
+    assertEquals(100, admitted(l, "heavy", 100)); // full again only at 10 s
+    l.keyedStates().sweep(clock.nanoTime()); // finds nothing idle before 10 s
+    clock.set(S);
+    assertEquals(Limiter.ADMITTED, l.acquire("n1")); // idle again at 1.1 s
+    assertEquals(Limiter.ADMITTED, l.acquire("n2"));
+    assertEquals(100 * MS, l.acquire("n3"), "at the bound until n1 and n2 go idle at 1.1 s");
+    clock.set(S + 100 * MS);
+    assertEquals(Limiter.ADMITTED, l.acquire("n3"), "room made as soon as they are idle");
+    assertEquals(2, l.keyedStates().size(), "heavy and n3");
+  }
+
+  @Test
   void shrinksOnceMostKeysHaveGoneAndKeepsTheRestExactly() {
     BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, HOURS, 3);
     for (int i = 0; i < 20_000; i++) {
@@ -307,6 +322,7 @@ class KeyedBucketsTest {
   @Test
   void memoryPerKeyAtAMillionKeys() {
     int n = 1_000_000;
+    KeyedBuckets.defaultMaxKeys = n;
     String[] keys = new String[n];
     for (int i = 0; i < n; i++) {
       keys[i] = "client-" + i;

@@ -76,7 +76,7 @@ class AgentArgsTest {
     assertEquals(AgentArgs.DEFAULT_MAX_KEYS, bad.maxKeys());
     assertEquals(
         List.of(
-            "maxKeys must be a whole number from 1 to 2147483647, was '0'; the default 1000000"
+            "maxKeys must be a whole number from 1 to 2147483647, was '0'; the default 100000"
                 + " applies"),
         bad.errors());
   }
