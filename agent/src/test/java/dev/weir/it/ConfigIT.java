@@ -83,9 +83,17 @@ class ConfigIT {
                 "\n",
                 "limits:",
                 "  - name: repositories",
-                "    methods: \"dev.weir.it.fixtures.Legacy$Repository+#save\"",
+                "    methods:",
+                "      - \"dev.weir.it.fixtures.Legacy$Repository+#save\"",
+                "      - \"dev.weir.it.fixtures.Legacy$JdbcRepository#size\"",
                 "    tokenBucket: { rate: 1, per: HOURS, capacity: 4 }",
                 "    key: 0",
+                "  - name: locals",
+                "    methods: \"java.lang.ThreadLocal#get\"",
+                "    tokenBucket: { rate: 1 }",
+                "  - name: bursts",
+                "    methods: \"dev.weir.it.fixtures.Scenarios#burst\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }",
                 ""));
     Result r = ForkedJvm.withAgent(jdk, "config=" + file, LEGACY, "nesting").assertExit(0);
     assertEquals(4, r.longValue("pooled"), "a proxy and its delegate: one permit a call\n" + r);
@@ -94,6 +102,27 @@ class ConfigIT {
     assertEquals(0, r.longValue("afterFailures"), "same key 'f': the failures left the limiter");
     // the unlimited saveString, saveInt and load run 30 bodies first
     assertEquals(30 + 4 + 4 + 4, r.longValue("bodyRuns"), "limited calls never run the body");
+    assertEquals(4, r.longValue("size"), "no parameter 0: one bucket for its calls");
+    assertTrue(
+        r.err.contains(
+            "[weir] WARN dev.weir.it.fixtures.Legacy$JdbcRepository#size() matches 'repositories'"
+                + " (config: dev.weir.it.fixtures.Legacy$JdbcRepository#size) but has no parameter"
+                + " 0 to key by: its calls share one bucket of 'repositories'"),
+        r.err);
+    assertEquals(10, r.longValue("threadLocal"), "Weir's own ThreadLocal is never limited");
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR cannot limit java.lang.ThreadLocal#get() as 'locals' (config:"
+                + " java.lang.ThreadLocal#get): Weir calls java.lang.ThreadLocal while it limits a"
+                + " call, so a limit there would call itself; it is left unlimited"),
+        r.err);
+    assertEquals(2, r.longValue("burst"), "the config pattern wins over the annotation");
+    assertTrue(
+        r.err.contains(
+            "[weir] WARN dev.weir.it.fixtures.Scenarios#burst() carries a limit annotation and"
+                + " matches 'bursts' (config: dev.weir.it.fixtures.Scenarios#burst): the config"
+                + " limit applies and the annotation's is ignored"),
+        r.err);
   }
 
   @ParameterizedTest

@@ -77,6 +77,15 @@ class InvalidAnnotationIT {
             + "#withTwoKeys(java.lang.String,java.lang.String): @LimitKey is on parameters 0 and"
             + " 1; one parameter may carry it",
         r.value("withTwoKeys"));
+    assertEquals("ran", r.value("keyedFirst"));
+    assertEquals(
+        "invalid limit on "
+            + C
+            + "#unkeyedSecond(java.lang.String): name 'keyed-or-not' is already used by "
+            + C
+            + "#keyedFirst(java.lang.String) with one bucket per key, and this method asks for one"
+            + " bucket; methods sharing a name must agree on the key",
+        r.value("unkeyedSecond"));
     assertEquals("ran", r.value("conflictFirst"));
     assertEquals(
         "invalid @TokenBucket on "

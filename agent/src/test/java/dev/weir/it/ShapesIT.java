@@ -37,7 +37,10 @@ class ShapesIT {
           "perUser.alice",
           "perUser.bob",
           "perUser.null",
-          "perTenant.acme");
+          "perTenant.acme",
+          "perTags.ab",
+          "perTags.c",
+          "perIds.12");
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")

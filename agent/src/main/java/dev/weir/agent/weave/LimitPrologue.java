@@ -120,12 +120,25 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
         ParameterDescription key = method.getParameters().get(keyIndex);
         Type keyType = Type.getType(key.getType().asErasure().getDescriptor());
         mv.visitVarInsn(keyType.getOpcode(Opcodes.ILOAD), key.getOffset());
-        mv.visitMethodInsn(
-            Opcodes.INVOKESTATIC,
-            "java/lang/String",
-            "valueOf",
-            "(" + valueOfParameter(keyType) + ")Ljava/lang/String;",
-            false);
+        if (keyType.getSort() == Type.ARRAY) { // by content, not by identity
+          boolean primitives =
+              keyType.getDimensions() == 1 && keyType.getElementType().getSort() != Type.OBJECT;
+          mv.visitMethodInsn(
+              Opcodes.INVOKESTATIC,
+              "java/util/Arrays",
+              primitives ? "toString" : "deepToString",
+              "("
+                  + (primitives ? keyType.getDescriptor() : "[Ljava/lang/Object;")
+                  + ")Ljava/lang/String;",
+              false);
+        } else {
+          mv.visitMethodInsn(
+              Opcodes.INVOKESTATIC,
+              "java/lang/String",
+              "valueOf",
+              "(" + valueOfParameter(keyType) + ")Ljava/lang/String;",
+              false);
+        }
         mv.visitMethodInsn(
             Opcodes.INVOKESTATIC, BRIDGE, acquire(), "(ILjava/lang/String;)J", false);
       } else {
@@ -291,7 +304,7 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
     }
   }
 
-  /** The {@code String.valueOf} overload Java source would pick, except {@code char[]} (Object). */
+  /** The {@code String.valueOf} overload Java source would pick (arrays are keyed apart). */
   private static String valueOfParameter(Type t) {
     switch (t.getSort()) {
       case Type.BOOLEAN:

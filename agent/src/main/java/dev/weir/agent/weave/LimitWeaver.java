@@ -48,6 +48,10 @@ final class LimitWeaver {
   private final NanoClock clock;
   private final ConfigLimits config;
 
+  /** For each limiter id: "keyed ORIGIN" or "single ORIGIN" of the first method bound to it. */
+  private final java.util.concurrent.ConcurrentHashMap<Integer, String> keyedByLimiter =
+      new java.util.concurrent.ConcurrentHashMap<Integer, String>();
+
   LimitWeaver(NanoClock clock, ConfigLimits config) {
     this.clock = clock;
     this.config = config;
@@ -73,32 +77,46 @@ final class LimitWeaver {
       ConfigLimits.Entry entry =
           config.match(type.getName(), method.getInternalName(), parameterNames(method));
       if (entry != null && !method.isAbstract() && !method.isNative()) {
-        entry.matched = true;
         String origin = type.getName() + "#" + method.getInternalName() + parameters(method);
+        String source = "'" + entry.name + "' (config: " + entry.pattern + ")";
+        if (usedWhileLimiting(type.getName())) {
+          AgentLog.error(
+              "cannot limit "
+                  + origin
+                  + " as "
+                  + source
+                  + ": Weir calls "
+                  + type.getName()
+                  + " while it limits a call, so a limit there would call itself; it is left"
+                  + " unlimited");
+          continue;
+        }
+        entry.matched = true;
+        if (carriesLimit(method)) {
+          AgentLog.warn(
+              origin
+                  + " carries a limit annotation and matches "
+                  + source
+                  + ": the config limit applies and the annotation's is ignored (an entry"
+                  + " without methods overrides an annotated limiter by name instead)");
+        }
         if (AgentLog.debugEnabled()) {
-          AgentLog.debug(
-              "limiting " + origin + " as '" + entry.name + "' (config: " + entry.pattern + ")");
+          AgentLog.debug("limiting " + origin + " as " + source);
         }
         Binding binding = new Binding(entry.id, entry.name);
+        binding.outermostOnly = true;
         if (entry.keyIndex >= method.getParameters().size()) {
-          binding =
-              refuse(
-                  entry.name,
-                  origin,
-                  "cannot limit "
-                      + origin
-                      + " as '"
-                      + entry.name
-                      + "' (config: "
-                      + entry.pattern
-                      + "): key "
-                      + entry.keyIndex
-                      + " is not a parameter index of a method with "
-                      + method.getParameters().size()
-                      + " parameters");
+          AgentLog.warn(
+              origin
+                  + " matches "
+                  + source
+                  + " but has no parameter "
+                  + entry.keyIndex
+                  + " to key by: its calls share one bucket of '"
+                  + entry.name
+                  + "'");
         } else {
           binding.keyIndex = entry.keyIndex;
-          binding.outermostOnly = true;
         }
         builder = weave(builder, method, origin, binding);
         continue;
@@ -147,6 +165,14 @@ final class LimitWeaver {
       MethodDescription.InDefinedShape method,
       String origin,
       Binding binding) {
+    if (binding.id >= 0
+        && !binding.outermostOnly // config patterns may mix methods with and without the key
+        && !(LimiterRegistry.limiter(binding.id) instanceof RefusedLimiter)) {
+      String conflict = keyedness(binding, origin);
+      if (conflict != null) {
+        binding = refuse(binding.name, origin, conflict);
+      }
+    }
     // matched by name and descriptor, which need no type resolution: a signature that names a
     // class the pool cannot find (an optional dependency, say) must not hide the method
     return builder.visit(
@@ -164,6 +190,76 @@ final class LimitWeaver {
                     binding.fallbackTakesException,
                     binding.outermostOnly)));
   }
+
+  /**
+   * Records whether the methods of a limiter are keyed, and refuses a method that disagrees with
+   * the first: a name shared by a per-key method and a one-bucket method would silently be two
+   * limits.
+   *
+   * @return the refusal message, or null if the method agrees
+   */
+  private String keyedness(Binding binding, String origin) {
+    String mine = (binding.keyIndex >= 0 ? "keyed " : "single ") + origin;
+    String first = keyedByLimiter.putIfAbsent(binding.id, mine);
+    if (first == null || first.charAt(0) == mine.charAt(0)) {
+      return null;
+    }
+    boolean firstKeyed = first.startsWith("keyed ");
+    return "invalid limit on "
+        + origin
+        + ": name '"
+        + binding.name
+        + "' is already used by "
+        + first.substring(first.indexOf(' ') + 1)
+        + (firstKeyed ? " with one bucket per key" : " with one bucket")
+        + ", and this method asks for "
+        + (firstKeyed ? "one bucket" : "one bucket per key")
+        + "; methods sharing a name must agree on the key";
+  }
+
+  /**
+   * Whether Weir itself calls methods of this class while it limits a call: a limit there would
+   * call itself without end.
+   */
+  static boolean usedWhileLimiting(String typeName) {
+    String outer =
+        typeName.indexOf('$') < 0 ? typeName : typeName.substring(0, typeName.indexOf('$'));
+    return USED_WHILE_LIMITING.contains(outer)
+        || outer.startsWith("java.util.concurrent.atomic.")
+        || outer.startsWith("java.lang.invoke.")
+        || outer.startsWith("jdk.internal.")
+        || outer.startsWith("sun.misc.")
+        || outer.startsWith("dev.weir.agent.")
+        || (outer.startsWith("dev.weir.") && outer.indexOf('.', "dev.weir.".length()) < 0);
+  }
+
+  private static final java.util.Set<String> USED_WHILE_LIMITING =
+      new java.util.HashSet<String>(
+          java.util.Arrays.asList(
+              "java.lang.Object",
+              "java.lang.String",
+              "java.lang.System",
+              "java.lang.Thread",
+              "java.lang.ThreadLocal",
+              "java.lang.Throwable",
+              "java.lang.Exception",
+              "java.lang.RuntimeException",
+              "java.lang.InterruptedException",
+              "java.lang.Math",
+              "java.lang.Integer",
+              "java.lang.Long",
+              "java.lang.Boolean",
+              "java.lang.Character",
+              "java.lang.Float",
+              "java.lang.Double",
+              "java.lang.Short",
+              "java.lang.Byte",
+              "java.util.Arrays",
+              "java.util.concurrent.ConcurrentHashMap",
+              "java.util.concurrent.CopyOnWriteArrayList",
+              "java.util.concurrent.locks.LockSupport",
+              "java.util.concurrent.locks.ReentrantLock",
+              "java.util.concurrent.locks.AbstractQueuedSynchronizer"));
 
   /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
   private Binding bind(
