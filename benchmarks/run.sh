@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every Weir benchmark with settings that fit a 2-core machine in under 15 minutes, and writes
+# BENCHMARKS.md at the top of the repository from that one run:
+#   PeerAcquireBenchmark  Weir's core, Bucket4j, Guava, Resilience4j, Failsafe and a floor; 1 and 2 threads
+#   WovenCallBenchmark    an annotated method beside the plain one, in a JVM with -javaagent
+#   KeyedAcquireBenchmark per-key acquires beside the plain one
+#   startup/run.sh        start-up of 5,000 classes, Weir beside an agent that does nothing
+#   KeyMemory             heap per key at a million keys, and once idle
+#   ShapingAccuracy       departures of a 1,000/s leaky bucket from 8 threads, beside Guava
+# Usage: benchmarks/run.sh        (needs a JDK 17+ and Maven; builds first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mvn -q -B -DskipTests package
+JAR=benchmarks/target/weir-benchmarks.jar
+AGENT=$PWD/agent/target/weir-agent.jar
+OUT=benchmarks/target/results
+rm -rf "$OUT"
+mkdir -p "$OUT"
+jmh() { java -jar "$JAR" -f 2 -wi 3 -w 1 -i 4 -r 1 -foe true "$@"; }
+
+jmh -t 1 -rf csv -rff "$OUT/peers-t1.csv" PeerAcquireBenchmark
+jmh -t 2 -rf csv -rff "$OUT/peers-t2.csv" PeerAcquireBenchmark
+jmh -t 1 -jvmArgsAppend "-javaagent:$AGENT" -rf csv -rff "$OUT/woven.csv" WovenCallBenchmark
+jmh -t 1 -rf csv -rff "$OUT/keyed.csv" KeyedAcquireBenchmark
+benchmarks/startup/run.sh 15 | tee "$OUT/startup.md"
+java -Xmx1g -cp "$JAR" dev.weir.benchmarks.KeyMemory | tee "$OUT/memory.txt"
+java -cp "$JAR" dev.weir.benchmarks.ShapingAccuracy 5 | tee "$OUT/shaping.txt"
+java -cp "$JAR" dev.weir.benchmarks.Report "$OUT" > BENCHMARKS.md
+echo "wrote BENCHMARKS.md"

@@ -1,0 +1,342 @@
+package dev.weir.benchmarks;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Writes {@code BENCHMARKS.md} from the results that {@code benchmarks/run.sh} leaves in one
+ * folder: JMH's CSV files, the start-up table, and the {@code key=value} output of {@link
+ * KeyMemory} and {@link ShapingAccuracy}. Every figure comes from that one run; the goals of the
+ * benchmark issue are judged from them, with the error bars.
+ */
+public final class Report {
+  private final Path dir;
+  private final StringBuilder md = new StringBuilder();
+  private final List<String[]> goals = new ArrayList<>();
+
+  Report(Path dir) {
+    this.dir = dir;
+  }
+
+  /**
+   * Prints the report to standard output.
+   *
+   * @param args the results folder
+   * @throws IOException if a result file cannot be read
+   */
+  public static void main(String[] args) throws IOException {
+    System.out.print(new Report(Paths.get(args[0])).write());
+  }
+
+  /** One JMH score. */
+  record Score(double value, double error) {
+    String text() {
+      return String.format(Locale.ROOT, "%.1f ± %.1f", value, error);
+    }
+  }
+
+  String write() throws IOException {
+    Map<String, Score> t1 = jmh("peers-t1.csv");
+    Map<String, Score> t2 = jmh("peers-t2.csv");
+    Map<String, Score> woven = jmh("woven.csv");
+    Map<String, Score> keyed = jmh("keyed.csv");
+    Map<String, String> memory = values("memory.txt");
+    Map<String, String> shaping = values("shaping.txt");
+    String startup = Files.readString(dir.resolve("startup.md"), StandardCharsets.UTF_8);
+
+    StringBuilder body = new StringBuilder();
+    acquire(body, t1, t2);
+    woven(body, woven, t1);
+    keyed(body, keyed);
+    startup(body, startup);
+    memory(body, memory);
+    shaping(body, shaping);
+
+    md.append("# Weir benchmarks\n\n");
+    md.append("All figures below come from one run of `benchmarks/run.sh` on ")
+        .append(LocalDate.now())
+        .append(".\n\n");
+    md.append("- Machine: ").append(cpu()).append(", ");
+    md.append(Runtime.getRuntime().availableProcessors()).append(" cores, ");
+    md.append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"));
+    md.append("\n- JDK: ")
+        .append(System.getProperty("java.vm.name"))
+        .append(' ')
+        .append(System.getProperty("java.runtime.version"));
+    md.append("\n- JMH 1.37; ns/op are averages with their 99.9% error.\n\n");
+    md.append("## Goals\n\n| goal | figure | met? |\n|---|---|---|\n");
+    for (String[] g : goals) {
+      md.append("| ").append(g[0]).append(" | ").append(g[1]).append(" | ").append(g[2]);
+      md.append(" |\n");
+    }
+    md.append('\n').append(body);
+    return md.toString();
+  }
+
+  private static final String[] PEERS = {"bucket4j", "guava", "resilience4j", "failsafe"};
+
+  private void acquire(StringBuilder b, Map<String, Score> t1, Map<String, Score> t2) {
+    b.append("## Acquire cost\n\n");
+    b.append("One non-blocking acquire of one permit, ns/op (`PeerAcquireBenchmark`). ");
+    b.append("Available: every call admitted. Exhausted: every call refused. ");
+    b.append("Two threads share one limiter.\n\n");
+    b.append("| limiter | available, 1 thread | exhausted, 1 thread | available, 2 threads |");
+    b.append(" exhausted, 2 threads |\n|---|---:|---:|---:|---:|\n");
+    String[] rows = {"floor", "weir", "bucket4j", "guava", "resilience4j", "failsafe"};
+    List<Map<String, Score>> runs = List.of(t1, t1, t2, t2);
+    String[] states = {"available", "exhausted", "available", "exhausted"};
+    for (String row : rows) {
+      b.append("| ").append(label(row));
+      for (int c = 0; c < 4; c++) {
+        b.append(" | ").append(runs.get(c).get(row + "/" + states[c]).text());
+      }
+      b.append(" |\n");
+    }
+    b.append("| Weir / floor");
+    double worst = 0;
+    boolean ahead = true;
+    List<String> behind = new ArrayList<>();
+    for (int c = 0; c < 4; c++) {
+      Score weir = runs.get(c).get("weir/" + states[c]);
+      Score floor = runs.get(c).get("floor/" + states[c]);
+      double ratio = weir.value() / floor.value();
+      worst = Math.max(worst, ratio);
+      b.append(" | ").append(String.format(Locale.ROOT, "%.2f", ratio));
+      for (String peer : PEERS) {
+        Score p = runs.get(c).get(peer + "/" + states[c]);
+        if (weir.value() + weir.error() >= p.value() - p.error()) {
+          ahead = false;
+          behind.add(peer + " (" + states[c] + ", " + (c < 2 ? 1 : 2) + " thread(s))");
+        }
+      }
+    }
+    b.append(" |\n\n");
+    goal(
+        "Weir's core at most 1.1× the floor in every cell",
+        String.format(Locale.ROOT, "worst cell %.2f×", worst),
+        worst <= 1.1);
+    goal(
+        "Weir's core ahead of every peer in every cell (error bars apart)",
+        ahead ? "ahead in all 16 comparisons" : "not clearly ahead of " + String.join(", ", behind),
+        ahead);
+  }
+
+  private void woven(StringBuilder b, Map<String, Score> w, Map<String, Score> t1) {
+    Score floor = w.get("floor");
+    Score plain = w.get("plain");
+    Score admitted = w.get("admitted");
+    Score rejecting = w.get("rejecting");
+    b.append("## Woven call\n\n");
+    b.append("An annotated method beside the same plain method, in a JVM started with the agent ");
+    b.append("(`WovenCallBenchmark`), 1 thread, ns/op.\n\n");
+    b.append("| call | ns/op |\n|---|---:|\n");
+    b.append("| floor: `nanoTime()` + CAS | ").append(floor.text()).append(" |\n");
+    b.append("| plain method | ").append(plain.text()).append(" |\n");
+    b.append("| woven, permits available | ").append(admitted.text()).append(" |\n");
+    b.append("| woven, limited (exception thrown and caught) | ")
+        .append(rejecting.text())
+        .append(" |\n\n");
+    double added = admitted.value() - plain.value();
+    goal(
+        "a woven call adds at most the floor + 10 ns to the plain call",
+        String.format(Locale.ROOT, "adds %.1f ns; floor + 10 = %.1f ns", added, floor.value() + 10),
+        added <= floor.value() + 10);
+    double cheapestPeer = Double.MAX_VALUE;
+    String cheapest = "";
+    for (String peer : PEERS) {
+      double v = t1.get(peer + "/available").value();
+      if (v < cheapestPeer) {
+        cheapestPeer = v;
+        cheapest = peer;
+      }
+    }
+    goal(
+        "and less than any peer's acquire",
+        String.format(
+            Locale.ROOT, "adds %.1f ns; cheapest peer %s %.1f ns", added, cheapest, cheapestPeer),
+        added < cheapestPeer);
+    double rejectRatio = rejecting.value() / floor.value();
+    goal(
+        "the rejecting path, exception included, at most 3× the floor",
+        String.format(Locale.ROOT, "%.2f×", rejectRatio),
+        rejectRatio <= 3);
+  }
+
+  private void keyed(StringBuilder b, Map<String, Score> k) {
+    b.append("## Per-key acquire\n\n");
+    b.append(
+        "`@LimitKey` buckets beside one bucket, same settings, keys made beforehand and taken ");
+    b.append("in turn (`KeyedAcquireBenchmark`), 1 thread, ns/op.\n\n");
+    b.append("| plain | one key | 1,000 keys | 1,000,000 keys |\n|---:|---:|---:|---:|\n| ");
+    b.append(k.get("plain").text()).append(" | ").append(k.get("oneKey").text()).append(" | ");
+    b.append(k.get("thousandKeys").text()).append(" | ").append(k.get("millionKeys").text());
+    b.append(" |\n\n");
+  }
+
+  private void startup(StringBuilder b, String table) {
+    b.append("## Start-up\n\n");
+    b.append("A program loading 5,000 classes from a jar, started with an agent that does ");
+    b.append("nothing and with Weir, median of paired whole-process runs ");
+    b.append("(`benchmarks/startup/run.sh`).\n\n");
+    b.append(table.strip()).append("\n\n");
+    double ten = Double.NaN;
+    for (String line : table.split("\n")) {
+      if (line.startsWith("| Weir, ten patterns")) {
+        String[] cells = line.split("\\|");
+        ten = Double.parseDouble(cells[cells.length - 1].trim());
+      }
+    }
+    goal(
+        "start-up at most 1.5× an empty agent with ten config patterns",
+        String.format(Locale.ROOT, "%.2f×", ten),
+        ten <= 1.5);
+  }
+
+  private void memory(StringBuilder b, Map<String, String> m) {
+    double live = Double.parseDouble(m.get("liveBytesPerKey"));
+    b.append("## Per-key memory\n\n");
+    b.append("Heap after full collections, beside the key strings, at 1,000,000 keys ");
+    b.append("(`KeyMemory`).\n\n| | bytes |\n|---|---:|\n");
+    b.append("| per live key | ").append(m.get("liveBytesPerKey")).append(" |\n");
+    b.append("| all keys, once idle and swept | ").append(m.get("idleBytesLeft")).append(" |\n");
+    b.append("| per key of a bare `ConcurrentHashMap<String, long[]>`, for scale | ");
+    b.append(m.get("baselineBytesPerKey")).append(" |\n\n");
+    goal(
+        "at most 96 bytes per live key",
+        String.format(Locale.ROOT, "%.1f bytes", live),
+        live <= 96);
+  }
+
+  private void shaping(StringBuilder b, Map<String, String> s) {
+    b.append("## Shaping accuracy\n\n");
+    b.append("Departures of a limiter at 1,000 calls/s with 8 threads calling as fast as they ");
+    b.append("can, against the ideal schedule `first + k × 1 ms`, over 5,000 departures ");
+    b.append("(`ShapingAccuracy`), microseconds.\n\n");
+    b.append("| limiter | deviation p50 | p99 | max | gap p1 | p50 | p99 | min | max |\n");
+    b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (String name : new String[] {"weir", "guava"}) {
+      b.append("| ").append(name.equals("weir") ? "Weir, leaky bucket SHAPING" : "Guava acquire()");
+      for (String key :
+          new String[] {
+            "deviationP50Micros",
+            "deviationP99Micros",
+            "deviationMaxMicros",
+            "gapP1Micros",
+            "gapP50Micros",
+            "gapP99Micros",
+            "gapMinMicros",
+            "gapMaxMicros"
+          }) {
+        b.append(" | ").append(s.get(name + "." + key));
+      }
+      b.append(" |\n");
+    }
+    b.append('\n');
+    long p99 = Long.parseLong(s.get("weir.deviationP99Micros"));
+    long min = Long.parseLong(s.get("weir.gapMinMicros"));
+    long max = Long.parseLong(s.get("weir.gapMaxMicros"));
+    goal(
+        "shaping p99 deviation at most 1 ms",
+        p99 + " µs (Guava " + s.get("guava.deviationP99Micros") + " µs)",
+        p99 <= 1000);
+    goal(
+        "every gap between 0.5 and 1.5 ms",
+        String.format(
+            Locale.ROOT,
+            "%.2f to %.2f ms (Guava %.2f to %.2f ms)",
+            min / 1000.0,
+            max / 1000.0,
+            Long.parseLong(s.get("guava.gapMinMicros")) / 1000.0,
+            Long.parseLong(s.get("guava.gapMaxMicros")) / 1000.0),
+        min >= 500 && max <= 1500);
+  }
+
+  private void goal(String goal, String figure, boolean met) {
+    goals.add(new String[] {goal, figure, met ? "met" : "**missed**"});
+  }
+
+  private static String label(String row) {
+    switch (row) {
+      case "floor":
+        return "floor: `nanoTime()` + `AtomicLong` CAS";
+      case "weir":
+        return "**Weir** core";
+      case "bucket4j":
+        return "Bucket4j 8.14 (lock-free)";
+      case "guava":
+        return "Guava 33.8 `RateLimiter`";
+      case "resilience4j":
+        return "Resilience4j 2.4 `AtomicRateLimiter`";
+      default:
+        return "Failsafe 3.3 `RateLimiter`";
+    }
+  }
+
+  /** JMH CSV: benchmark method (and {@code /state} where the benchmark has one) to score. */
+  private Map<String, Score> jmh(String file) throws IOException {
+    Map<String, Score> scores = new LinkedHashMap<>();
+    List<String> lines = Files.readAllLines(dir.resolve(file), StandardCharsets.UTF_8);
+    for (String line : lines.subList(1, lines.size())) {
+      List<String> f = csv(line);
+      String method = f.get(0).substring(f.get(0).lastIndexOf('.') + 1);
+      String key = f.size() > 7 && !f.get(7).isEmpty() ? method + "/" + f.get(7) : method;
+      scores.put(key, new Score(number(f.get(4)), number(f.get(5))));
+    }
+    return scores;
+  }
+
+  private static double number(String text) {
+    return text.isEmpty() || text.equals("NaN") ? 0 : Double.parseDouble(text);
+  }
+
+  private static List<String> csv(String line) {
+    List<String> fields = new ArrayList<>();
+    StringBuilder field = new StringBuilder();
+    boolean quoted = false;
+    for (char c : line.toCharArray()) {
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        fields.add(field.toString());
+        field.setLength(0);
+      } else {
+        field.append(c);
+      }
+    }
+    fields.add(field.toString());
+    return fields;
+  }
+
+  private Map<String, String> values(String file) throws IOException {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(dir.resolve(file), StandardCharsets.UTF_8)) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        values.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    return values;
+  }
+
+  private static String cpu() {
+    try {
+      for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return System.getProperty("os.arch");
+  }
+}

@@ -1,0 +1,139 @@
+package dev.weir.benchmarks;
+
+import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.Discipline;
+import dev.weir.agent.bootstrap.GcraBucket;
+import dev.weir.agent.bootstrap.NanoClock;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.HdrHistogram.Histogram;
+
+/**
+ * How closely a shaping limiter keeps its schedule: 8 threads call as fast as they can through a
+ * limiter of 1,000 calls a second, and each departure is compared with the ideal schedule {@code
+ * first + k * 1 ms}. Weir's leaky bucket ({@code SHAPING}, {@code WAIT}) beside Guava's blocking
+ * {@code RateLimiter.acquire()}.
+ *
+ * <p>Prints, for each, the deviation from the schedule (p50, p99, max, in microseconds) and the
+ * gaps between consecutive departures (p1, p50, p99, in microseconds), as {@code key=value} lines.
+ */
+public final class ShapingAccuracy {
+  static final int THREADS = 8;
+  static final int RATE = 1_000;
+
+  private ShapingAccuracy() {}
+
+  /** Something that blocks until the caller may proceed. */
+  interface Gate {
+    void pass();
+  }
+
+  public static void main(String[] args) throws InterruptedException {
+    int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    report("weir", measure(weir(), seconds));
+    report("guava", measure(guava(), seconds));
+  }
+
+  static Gate weir() {
+    BucketLimiter limiter =
+        new BucketLimiter(
+            "shaping",
+            "ShapingAccuracy",
+            GcraBucket.create(
+                Discipline.SHAPING,
+                RATE,
+                TimeUnit.SECONDS,
+                THREADS,
+                true,
+                Long.MAX_VALUE,
+                System.nanoTime()),
+            1,
+            NanoClock.SYSTEM);
+    return () -> {
+      if (limiter.acquire() != 0) {
+        throw new IllegalStateException("a WAIT leaky bucket with room for every thread limited");
+      }
+    };
+  }
+
+  static Gate guava() {
+    com.google.common.util.concurrent.RateLimiter limiter =
+        com.google.common.util.concurrent.RateLimiter.create(RATE);
+    return limiter::acquire;
+  }
+
+  /**
+   * Runs the threads for a warm-up second, then records {@code seconds * RATE} departures.
+   *
+   * @return the departure instants, sorted, in nanoseconds
+   */
+  static long[] measure(Gate gate, int seconds) throws InterruptedException {
+    int warmUp = RATE;
+    int total = warmUp + seconds * RATE;
+    long[] departures = new long[total];
+    AtomicInteger next = new AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    Thread[] threads = new Thread[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+      threads[t] =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                for (; ; ) {
+                  gate.pass();
+                  long now = System.nanoTime();
+                  int i = next.getAndIncrement();
+                  if (i >= total) {
+                    return;
+                  }
+                  departures[i] = now;
+                }
+              });
+      threads[t].start();
+    }
+    start.countDown();
+    for (Thread t : threads) {
+      t.join();
+    }
+    long[] measured = Arrays.copyOfRange(departures, warmUp, total);
+    Arrays.sort(measured);
+    return measured;
+  }
+
+  /** Deviation from {@code first + k / RATE} and gaps, in microseconds. */
+  static Histogram[] analyse(long[] departures) {
+    Histogram deviation = new Histogram(3);
+    Histogram gaps = new Histogram(3);
+    long interval = TimeUnit.SECONDS.toNanos(1) / RATE;
+    for (int k = 0; k < departures.length; k++) {
+      long ideal = departures[0] + k * interval;
+      deviation.recordValue(Math.abs(departures[k] - ideal) / 1_000);
+      if (k > 0) {
+        gaps.recordValue((departures[k] - departures[k - 1]) / 1_000);
+      }
+    }
+    return new Histogram[] {deviation, gaps};
+  }
+
+  static void report(String name, long[] departures) {
+    Histogram[] h = analyse(departures);
+    Histogram deviation = h[0];
+    Histogram gaps = h[1];
+    double seconds = (departures[departures.length - 1] - departures[0]) / 1e9;
+    System.out.printf("%s.ratePerSecond=%.1f%n", name, (departures.length - 1) / seconds);
+    System.out.println(name + ".deviationP50Micros=" + deviation.getValueAtPercentile(50));
+    System.out.println(name + ".deviationP99Micros=" + deviation.getValueAtPercentile(99));
+    System.out.println(name + ".deviationMaxMicros=" + deviation.getMaxValue());
+    System.out.println(name + ".gapP1Micros=" + gaps.getValueAtPercentile(1));
+    System.out.println(name + ".gapP50Micros=" + gaps.getValueAtPercentile(50));
+    System.out.println(name + ".gapP99Micros=" + gaps.getValueAtPercentile(99));
+    System.out.println(name + ".gapMinMicros=" + gaps.getMinValue());
+    System.out.println(name + ".gapMaxMicros=" + gaps.getMaxValue());
+  }
+}
