@@ -52,7 +52,8 @@ class LoadersIT {
                 "context")
             .assertExit(0);
     assertEquals("3,3,4,bootstrap,true", r.value("redeployed"), r::toString);
-    assertEquals("true", r.value("contextCollected"), "no inherited thread-local pins the loader");
+    assertFalse(r.out.contains("groupDestroyed=false"), "no Weir thread in the web app's group");
+    assertEquals("true", r.value("contextCollected"), "no thread-local or group pins the loader");
   }
 
   @ParameterizedTest

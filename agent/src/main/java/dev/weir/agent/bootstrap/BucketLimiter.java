@@ -60,10 +60,7 @@ public final class BucketLimiter extends Limiter {
     if (key == null) {
       key = "null"; // a toString() that returns null
     }
-    KeyedBuckets states = keyed;
-    if (states == null) {
-      states = keyedBuckets();
-    }
+    KeyedBuckets states = keyedBuckets();
     long now = clock.nanoTime();
     BucketState state = states.state(key, now);
     for (; ; ) {
@@ -98,7 +95,12 @@ public final class BucketLimiter extends Limiter {
     KeyedBuckets.defaultMaxKeys = maxKeys;
   }
 
-  synchronized KeyedBuckets keyedBuckets() {
+  KeyedBuckets keyedBuckets() {
+    KeyedBuckets states = keyed;
+    return states != null ? states : createKeyedBuckets();
+  }
+
+  private synchronized KeyedBuckets createKeyedBuckets() {
     KeyedBuckets states = keyed;
     if (states == null) {
       boolean background = clock == NanoClock.SYSTEM;

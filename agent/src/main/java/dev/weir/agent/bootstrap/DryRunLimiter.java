@@ -1,6 +1,6 @@
 package dev.weir.agent.bootstrap;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A limiter rolled out in dry run: it runs its bucket as the real limiter would, counts the calls
@@ -14,9 +14,9 @@ public final class DryRunLimiter extends Limiter {
   private final long permits;
   private final NanoClock clock;
   private final String settings;
-  private final AtomicLong calls = new AtomicLong();
-  private final AtomicLong wouldLimit = new AtomicLong();
-  private final AtomicLong wouldWait = new AtomicLong();
+  private final LongAdder calls = new LongAdder();
+  private final LongAdder wouldLimit = new LongAdder();
+  private final LongAdder wouldWait = new LongAdder();
 
   /**
    * Wraps the settings of a real limiter.
@@ -41,7 +41,7 @@ public final class DryRunLimiter extends Limiter {
    */
   @Override
   public long acquire() {
-    calls.incrementAndGet();
+    calls.increment();
     count(bucket, clock.nanoTime(), false);
     return ADMITTED;
   }
@@ -58,13 +58,13 @@ public final class DryRunLimiter extends Limiter {
     if (key == null) {
       key = "null"; // a toString() that returns null
     }
-    calls.incrementAndGet();
+    calls.increment();
     KeyedBuckets states = limiter.keyedBuckets();
     long now = clock.nanoTime();
     BucketState state = states.state(key, now);
     for (; ; ) {
       if (state == null) {
-        wouldLimit.incrementAndGet();
+        wouldLimit.increment();
         return ADMITTED;
       }
       if (count(state, now, true)) {
@@ -83,9 +83,9 @@ public final class DryRunLimiter extends Limiter {
     if (result == GcraBucket.CLOCK_STEPPED_BACK) {
       bucket.resetAfterClockStep(state, clock.nanoTime(), perKey);
     } else if (result < 0) {
-      wouldLimit.incrementAndGet();
+      wouldLimit.increment();
     } else if (result > 0) {
-      wouldWait.incrementAndGet();
+      wouldWait.increment();
     }
     return true;
   }
@@ -105,11 +105,11 @@ public final class DryRunLimiter extends Limiter {
     return "'"
         + name()
         + "' (dry run): "
-        + calls.get()
+        + calls.sum()
         + " calls, "
-        + wouldLimit.get()
+        + wouldLimit.sum()
         + " would have been limited, "
-        + wouldWait.get()
+        + wouldWait.sum()
         + " would have waited";
   }
 }

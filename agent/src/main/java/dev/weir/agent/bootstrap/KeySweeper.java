@@ -28,6 +28,9 @@ final class KeySweeper implements Runnable {
       new CopyOnWriteArrayList<KeyedBuckets>();
   private static volatile Thread thread;
 
+  /** Set by {@link #wake()}, so a wake that comes while the sweeper works is not lost. */
+  private static volatile boolean woken;
+
   private KeySweeper() {}
 
   /**
@@ -59,32 +62,46 @@ final class KeySweeper implements Runnable {
   /** Asks the sweeper to sweep now (a table reached its bound). Never blocks. */
   static void wake() {
     Thread t = thread;
-    if (t != null) {
+    if (t != null && !woken) {
+      woken = true;
       LockSupport.unpark(t);
     }
   }
 
   /**
-   * A thread that inherits no {@link InheritableThreadLocal} values: through the constructor that
-   * says so (Java 9+), else by clearing the copied map before it starts (Java 8).
+   * A thread of the JVM's root thread group (not the group of the application thread that asked,
+   * which may belong to a web application) that inherits no {@link InheritableThreadLocal} values:
+   * through the constructor that says so (Java 9+), else by clearing the copied map before it
+   * starts (Java 8).
    */
   static Thread newThread(Runnable task, String name) {
+    ThreadGroup root = Thread.currentThread().getThreadGroup();
+    while (root != null && root.getParent() != null) {
+      root = root.getParent();
+    }
+    Thread made;
     try {
       Constructor<Thread> noInheritance =
           Thread.class.getConstructor(
               ThreadGroup.class, Runnable.class, String.class, long.class, boolean.class);
-      return noInheritance.newInstance(null, task, name, 0L, false);
+      made = noInheritance.newInstance(root, task, name, 0L, false);
     } catch (Exception notJava9) {
-      Thread t = new Thread(task, name);
-      try {
-        Field inherited = Thread.class.getDeclaredField("inheritableThreadLocals");
-        inherited.setAccessible(true);
-        inherited.set(t, null);
-      } catch (Exception cannotClear) {
-        AgentLog.debug("the key sweeper inherits the first keyed caller's thread-locals");
-      }
-      return t;
+      made = java8Thread(root, task, name);
     }
+    made.setPriority(Thread.NORM_PRIORITY);
+    return made;
+  }
+
+  private static Thread java8Thread(ThreadGroup root, Runnable task, String name) {
+    Thread t = new Thread(root, task, name);
+    try {
+      Field inherited = Thread.class.getDeclaredField("inheritableThreadLocals");
+      inherited.setAccessible(true);
+      inherited.set(t, null);
+    } catch (Exception cannotClear) {
+      AgentLog.debug("the key sweeper inherits the first keyed caller's thread-locals");
+    }
+    return t;
   }
 
   /** Sweeps every table that is due once; for tests and for the thread. */
@@ -108,7 +125,10 @@ final class KeySweeper implements Runnable {
         LockSupport.parkNanos(this, rest);
         rest = deadline - System.nanoTime();
       }
-      LockSupport.parkNanos(this, PERIOD_NANOS); // until the period ends or a table is full
+      if (!woken) {
+        LockSupport.parkNanos(this, PERIOD_NANOS); // until the period ends or a table is full
+      }
+      woken = false;
     }
   }
 }

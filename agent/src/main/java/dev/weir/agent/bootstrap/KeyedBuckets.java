@@ -79,7 +79,10 @@ final class KeyedBuckets {
   /** Whether {@link #sweepDueNanos} means anything: false while no state is held. */
   private volatile boolean sweepDue;
 
-  /** Guards the two fields above together: taken once per new key and once per sweep. */
+  /** The key whose state may go idle at {@link #sweepDueNanos}, or null if unknown. */
+  private String soonestKey;
+
+  /** Guards the three fields above together: taken once per new key and once per sweep. */
   private final Object sweepDueLock = new Object();
 
   /**
@@ -193,7 +196,7 @@ final class KeyedBuckets {
         t.inserters.decrementAndGet();
       }
       if (inserted) {
-        sweepNoLaterThan(nowNanos);
+        sweepNoLaterThan(nowNanos, key);
         return fresh;
       }
       keys.decrementAndGet();
@@ -248,18 +251,51 @@ final class KeyedBuckets {
     if (sweepDue && nowNanos - sweepDueNanos < 0) {
       return false;
     }
-    if (background) {
-      KeySweeper.wake();
-      return false;
-    }
     if (!sweeping.tryLock()) {
-      return false;
+      return false; // a sweep is making room
     }
     try {
+      if (dropSoonest(clock.nanoTime())) {
+        if (background) {
+          KeySweeper.wake(); // for the rest of the table
+        }
+        return true;
+      }
+      if (background) {
+        KeySweeper.wake();
+        return false;
+      }
       return sweepLocked(clock.nanoTime(), false) > 0;
     } finally {
       sweeping.unlock();
     }
+  }
+
+  /**
+   * Drops the one state the last sweep (or insert) named as going idle first, if it has: room for
+   * one key in constant time, so that a call limited at the bound is admitted when it retries after
+   * its retry-after. Called under the sweep lock.
+   */
+  private boolean dropSoonest(long nowNanos) {
+    String key;
+    synchronized (sweepDueLock) {
+      key = soonestKey;
+    }
+    if (key == null) {
+      return false;
+    }
+    BucketState s = current.map.get(key);
+    if (s == null || bucket.retireIfIdle(s, nowNanos) != 0 || !current.map.remove(key, s)) {
+      return false;
+    }
+    keys.decrementAndGet();
+    synchronized (sweepDueLock) {
+      if (key.equals(soonestKey)) {
+        soonestKey = null; // which key is next is for the next sweep to find: due now
+        sweepDueNanos = nowNanos;
+      }
+    }
+    return true;
   }
 
   /**
@@ -301,10 +337,12 @@ final class KeyedBuckets {
   private int sweepLocked(long nowNanos, boolean mayShrink) {
     synchronized (sweepDueLock) {
       sweepDue = false; // the loop below finds every state held now; later ones reschedule
+      soonestKey = null;
     }
     Table t = current;
     int dropped = 0;
     long soonest = GcraBucket.NEVER_TICKS;
+    String soonestKeyFound = null;
     int size = 0;
     for (Map.Entry<String, BucketState> e : t.map.entrySet()) {
       BucketState s = e.getValue();
@@ -316,7 +354,10 @@ final class KeyedBuckets {
         }
       } else {
         size++;
-        soonest = Math.min(soonest, ahead);
+        if (ahead < soonest) {
+          soonest = ahead;
+          soonestKeyFound = e.getKey();
+        }
       }
     }
     t.peak = Math.max(t.peak, size + dropped);
@@ -327,6 +368,7 @@ final class KeyedBuckets {
       // keys inserted during the loop scheduled themselves since it began: keep the earlier
       if (size > 0 && (!sweepDue || nowNanos + soonestNanos - sweepDueNanos < 0)) {
         sweepDueNanos = nowNanos + soonestNanos;
+        soonestKey = soonestKeyFound;
         sweepDue = true;
       }
     }
@@ -369,11 +411,12 @@ final class KeyedBuckets {
    * A new key was inserted at {@code nowNanos}: its state may be idle again one emission interval
    * later (after a single call), so a sweep is due no later than that.
    */
-  private void sweepNoLaterThan(long nowNanos) {
+  private void sweepNoLaterThan(long nowNanos, String key) {
     long idleAt = nowNanos + bucket.intervalNanos();
     synchronized (sweepDueLock) {
       if (!sweepDue || idleAt - sweepDueNanos < 0) {
         sweepDueNanos = idleAt;
+        soonestKey = key;
         sweepDue = true;
       }
     }

@@ -60,7 +60,7 @@ public final class WeirBridge {
     if (!CallDepth.enter(limiterId)) {
       return Limiter.ADMITTED;
     }
-    return charged(limiterId, LimiterRegistry.limiter(limiterId), null);
+    return charged(limiterId, LimiterRegistry.limiter(limiterId), null, false);
   }
 
   /**
@@ -76,13 +76,13 @@ public final class WeirBridge {
     if (!CallDepth.enter(limiterId)) {
       return Limiter.ADMITTED;
     }
-    return charged(limiterId, LimiterRegistry.limiter(limiterId), key);
+    return charged(limiterId, LimiterRegistry.limiter(limiterId), key, true);
   }
 
-  private static long charged(int limiterId, Limiter limiter, String key) {
+  private static long charged(int limiterId, Limiter limiter, String key, boolean keyed) {
     long result;
     try {
-      result = key == null ? limiter.acquire() : limiter.acquire(key);
+      result = keyed ? limiter.acquire(key) : limiter.acquire();
     } catch (RuntimeException e) {
       CallDepth.leave(limiterId);
       throw e;

@@ -25,6 +25,7 @@ public final class MethodPattern {
   private final Pattern typeRegex;
   private final String typePrefix;
   private final Pattern methodRegex;
+  private final boolean namesInitializer;
   private final List<String> parameterTypes;
 
   private MethodPattern(
@@ -36,6 +37,7 @@ public final class MethodPattern {
     int star = typeName.indexOf('*');
     this.typePrefix = star < 0 ? typeName : typeName.substring(0, star);
     this.methodRegex = glob(method);
+    this.namesInitializer = method.startsWith("<");
     this.parameterTypes = parameters;
   }
 
@@ -125,6 +127,9 @@ public final class MethodPattern {
    * @return true if it matches
    */
   public boolean matchesMethod(String name, List<String> parameterTypeNames) {
+    if (name.startsWith("<") && !namesInitializer) {
+      return false; // a wildcard means methods: constructors only when named, as #<init>
+    }
     return methodRegex.matcher(name).matches()
         && (parameterTypes == null || parameterTypes.equals(parameterTypeNames));
   }

@@ -225,6 +225,12 @@ final class LimitWeaver {
     String outer =
         typeName.indexOf('$') < 0 ? typeName : typeName.substring(0, typeName.indexOf('$'));
     return USED_WHILE_LIMITING.contains(outer)
+        || (outer.startsWith("java.lang.")
+            && outer.indexOf('.', "java.lang.".length()) < 0
+            && outer.contains("Thread")) // Thread, ThreadLocal, VirtualThread, ...
+        || outer.startsWith("java.lang.ref.") // what ThreadLocal's map reads
+        || outer.startsWith("java.lang.reflect.")
+        || outer.startsWith("java.util.concurrent.locks.")
         || outer.startsWith("java.util.concurrent.atomic.")
         || outer.startsWith("java.lang.invoke.")
         || outer.startsWith("jdk.internal.")
@@ -257,9 +263,9 @@ final class LimitWeaver {
               "java.util.Arrays",
               "java.util.concurrent.ConcurrentHashMap",
               "java.util.concurrent.CopyOnWriteArrayList",
-              "java.util.concurrent.locks.LockSupport",
-              "java.util.concurrent.locks.ReentrantLock",
-              "java.util.concurrent.locks.AbstractQueuedSynchronizer"));
+              "java.util.concurrent.atomic.LongAdder",
+              "java.lang.Class",
+              "java.security.AccessController"));
 
   /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
   private Binding bind(

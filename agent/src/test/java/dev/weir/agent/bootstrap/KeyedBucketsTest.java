@@ -179,6 +179,35 @@ class KeyedBucketsTest {
   }
 
   @Test
+  void aCallLimitedAtTheBoundIsAdmittedWhenItRetriesAfterItsRetryAfter() {
+    // as in the agent: the sweeper thread sweeps, callers never sweep a whole table
+    GcraBucket bucket =
+        GcraBucket.create(
+            Discipline.TOKEN_BUCKET, 10, SECONDS, 1, false, Long.MAX_VALUE, clock.nanoTime());
+    KeyedBuckets states = new KeyedBuckets(bucket, clock, 1, true);
+    BucketState a = states.state("a", clock.nanoTime());
+    assertEquals(0, bucket.acquire(a, clock.nanoTime(), 1, false)); // idle again at 100 ms
+    assertEquals(null, states.state("b", clock.nanoTime()), "at the bound");
+    long retryAfter = states.retryAfterBoundNanos(clock.nanoTime());
+    assertEquals(100 * MS, retryAfter);
+    clock.advance(retryAfter);
+    BucketState b = states.state("b", clock.nanoTime());
+    assertNotNull(b, "room made at once by dropping the key that went idle first");
+    assertEquals(1, states.size());
+  }
+
+  @Test
+  void aKeyWhoseToStringIsNullIsTheKeyNullOnEveryPath() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, SECONDS, 1);
+    int id = LimiterRegistry.add(l);
+    assertEquals(Limiter.ADMITTED, WeirBridge.acquireOutermost(id, null)); // config key:
+    WeirBridge.leave(id);
+    assertEquals(100 * MS, WeirBridge.acquire(id, null), "@LimitKey: the same bucket, \"null\"");
+    assertEquals(1, l.keyedStates().size());
+    assertEquals(Limiter.ADMITTED, l.acquire(), "the one-bucket state is untouched");
+  }
+
+  @Test
   void newKeysBringTheNextSweepForward() {
     KeyedBuckets.defaultMaxKeys = 3;
     BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, SECONDS, 100);
@@ -190,7 +219,8 @@ class KeyedBucketsTest {
     assertEquals(100 * MS, l.acquire("n3"), "at the bound until n1 and n2 go idle at 1.1 s");
     clock.set(S + 100 * MS);
     assertEquals(Limiter.ADMITTED, l.acquire("n3"), "room made as soon as they are idle");
-    assertEquals(2, l.keyedStates().size(), "heavy and n3");
+    assertEquals(
+        3, l.keyedStates().size(), "n1 made room; heavy, n2 (idle, for the next sweep), n3");
   }
 
   @Test

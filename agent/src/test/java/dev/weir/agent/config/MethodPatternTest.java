@@ -57,4 +57,13 @@ class MethodPatternTest {
           e.getMessage().startsWith("must be a method pattern like com.example.Type#method"), bad);
     }
   }
+
+  @Test
+  void aWildcardMeansMethodsNotConstructors() {
+    MethodPattern all = MethodPattern.parse("com.acme.Svc#*");
+    assertTrue(all.matchesMethod("get", List.of()));
+    assertFalse(all.matchesMethod("<init>", List.of()), "constructors only when named");
+    assertFalse(all.matchesMethod("<clinit>", List.of()));
+    assertTrue(MethodPattern.parse("com.acme.Svc#<init>").matchesMethod("<init>", List.of()));
+  }
 }
