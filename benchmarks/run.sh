@@ -19,7 +19,8 @@ mkdir -p "$OUT"
 jmh() { java -jar "$JAR" -f 2 -wi 3 -w 1 -i 4 -r 1 -foe true "$@"; }
 
 jmh -t 1 -rf csv -rff "$OUT/peers-t1.csv" PeerAcquireBenchmark
-jmh -t 2 -rf csv -rff "$OUT/peers-t2.csv" PeerAcquireBenchmark
+# two threads on two cores land in one of two speeds per fork (scheduling): more forks
+jmh -t 2 -f 4 -rf csv -rff "$OUT/peers-t2.csv" PeerAcquireBenchmark
 jmh -t 1 -jvmArgsAppend "-javaagent:$AGENT" -rf csv -rff "$OUT/woven.csv" WovenCallBenchmark
 jmh -t 1 -rf csv -rff "$OUT/keyed.csv" KeyedAcquireBenchmark
 benchmarks/startup/run.sh 15 | tee "$OUT/startup.md"
