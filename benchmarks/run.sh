@@ -16,13 +16,13 @@ AGENT=$PWD/agent/target/weir-agent.jar
 OUT=benchmarks/target/results
 rm -rf "$OUT"
 mkdir -p "$OUT"
-jmh() { java -jar "$JAR" -f 2 -wi 3 -w 1 -i 4 -r 1 -foe true "$@"; }
+jmh() { java -jar "$JAR" -wi 3 -w 1 -i 4 -r 1 -foe true "$@"; }
 
-jmh -t 1 -rf csv -rff "$OUT/peers-t1.csv" PeerAcquireBenchmark
+jmh -t 1 -f 2 -rf csv -rff "$OUT/peers-t1.csv" PeerAcquireBenchmark
 # two threads on two cores land in one of two speeds per fork (scheduling): more forks
 jmh -t 2 -f 4 -rf csv -rff "$OUT/peers-t2.csv" PeerAcquireBenchmark
-jmh -t 1 -jvmArgsAppend "-javaagent:$AGENT" -rf csv -rff "$OUT/woven.csv" WovenCallBenchmark
-jmh -t 1 -rf csv -rff "$OUT/keyed.csv" KeyedAcquireBenchmark
+jmh -t 1 -f 2 -jvmArgsAppend "-javaagent:$AGENT" -rf csv -rff "$OUT/woven.csv" WovenCallBenchmark
+jmh -t 1 -f 2 -rf csv -rff "$OUT/keyed.csv" KeyedAcquireBenchmark
 benchmarks/startup/run.sh 15 | tee "$OUT/startup.md"
 java -Xmx1g -cp "$JAR" dev.weir.benchmarks.KeyMemory | tee "$OUT/memory.txt"
 java -cp "$JAR" dev.weir.benchmarks.ShapingAccuracy 5 | tee "$OUT/shaping.txt"
