@@ -80,6 +80,7 @@ final class LimitWeaver {
         String origin = type.getName() + "#" + method.getInternalName() + parameters(method);
         String source = "'" + entry.name + "' (config: " + entry.pattern + ")";
         if (usedWhileLimiting(type.getName())) {
+          entry.matched = true; // reported here; not again as a pattern that matched nothing
           AgentLog.error(
               "cannot limit "
                   + origin
