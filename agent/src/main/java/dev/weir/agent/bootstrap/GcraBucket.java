@@ -299,10 +299,7 @@ public final class GcraBucket extends BucketState {
       if (needed > admitLimit) {
         return limited(needed);
       }
-      long next = now + needed;
-      if (perKey && next == RETIRED) {
-        next++; // one tick against the caller keeps the marker unambiguous
-      }
+      long next = perKey ? live(now + needed) : now + needed;
       if (FULL_AT.compareAndSet(state, current, next)) {
         long wait = needed - freeLimit;
         return wait > 0 ? wait : 0;
@@ -319,16 +316,6 @@ public final class GcraBucket extends BucketState {
    */
   BucketState newState(long nowNanos) {
     return new BucketState(live(nowNanos * ticksPerNano));
-  }
-
-  /**
-   * A per-key state moved to a new table: same instant, new cell.
-   *
-   * @param fullAt the retired cell's value, claimed by the CAS that retired it
-   * @return a live state
-   */
-  static BucketState copyOf(long fullAt) {
-    return new BucketState(fullAt);
   }
 
   /**
@@ -402,6 +389,7 @@ public final class GcraBucket extends BucketState {
     return ticksPerNano;
   }
 
+  /** A per-key value that is never the marker: one tick later, against the caller. */
   private static long live(long fullAt) {
     return fullAt == RETIRED ? fullAt + 1 : fullAt;
   }
@@ -419,28 +407,17 @@ public final class GcraBucket extends BucketState {
     return resetAfterClockStep(this, nowNanos, false);
   }
 
-  /**
-   * {@link #resetAfterClockStep(long)} on a per-key state; a retired state is left alone.
-   *
-   * @param state the state
-   * @param nowNanos a reading taken immediately before this call
-   * @return true if the state was reset
-   */
-  boolean resetAfterClockStep(BucketState state, long nowNanos) {
-    return resetAfterClockStep(state, nowNanos, true);
-  }
-
-  /** {@link #resetAfterClockStep(long)} on either kind of state. */
+  /** {@link #resetAfterClockStep(long)} on either kind of state; a retired one is left alone. */
   boolean resetAfterClockStep(BucketState state, long nowNanos, boolean perKey) {
     long now = nowNanos * ticksPerNano;
     long current = state.fullAt;
     long ahead = current - now;
     long empty = now + emptyAhead;
-    if (perKey && (current == RETIRED || empty == RETIRED)) {
+    if (perKey) {
       if (current == RETIRED) {
         return false;
       }
-      empty++;
+      empty = live(empty);
     }
     return ahead > clockBackLimit
         && ahead <= WRAPPED
@@ -464,19 +441,6 @@ public final class GcraBucket extends BucketState {
    */
   public boolean giveBack(long nowNanos, long waitTicks, long permits) {
     return giveBack(this, nowNanos, waitTicks, permits, false);
-  }
-
-  /**
-   * {@link #giveBack(long, long, long)} on a per-key state.
-   *
-   * @param state the state the call acquired on
-   * @param nowNanos the reading the call passed to {@link #acquire}
-   * @param waitTicks the wait {@link #acquire} returned, {@code > 0}
-   * @param permits the permits the call took
-   * @return true if the permits went back to the bucket
-   */
-  boolean giveBack(BucketState state, long nowNanos, long waitTicks, long permits) {
-    return giveBack(state, nowNanos, waitTicks, permits, true);
   }
 
   /** {@link #giveBack(long, long, long)} on either kind of state. */

@@ -218,7 +218,7 @@ final class KeyedBuckets {
     if (value == GcraBucket.RETIRED) {
       return null;
     }
-    BucketState copy = GcraBucket.copyOf(value);
+    BucketState copy = new BucketState(value); // same instant, new cell
     BucketState prior = t.map.putIfAbsent(key, copy);
     old.map.remove(key, o);
     if (prior != null) {
