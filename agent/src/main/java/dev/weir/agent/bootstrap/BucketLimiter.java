@@ -81,6 +81,9 @@ public final class BucketLimiter extends Limiter {
     }
   }
 
+  /** The default bound on keys of each per-key limiter (the agent's {@code maxKeys}). */
+  public static final int DEFAULT_MAX_KEYS = 100_000;
+
   /**
    * Sets the bound on keys of per-key limiters created from now on (the agent's {@code maxKeys}).
    * Past it, a call with a new key is limited until a held key goes idle; held keys are unaffected.

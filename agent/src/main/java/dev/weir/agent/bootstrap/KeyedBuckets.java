@@ -57,7 +57,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class KeyedBuckets {
   /** The default bound on keys per limiter: set from the agent's {@code maxKeys} argument. */
-  static volatile int defaultMaxKeys = 100_000;
+  static volatile int defaultMaxKeys = BucketLimiter.DEFAULT_MAX_KEYS;
 
   /** Tables smaller than this are not worth shrinking. */
   private static final int SHRINK_FLOOR = 4096;

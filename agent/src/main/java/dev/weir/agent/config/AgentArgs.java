@@ -1,6 +1,7 @@
 package dev.weir.agent.config;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.BucketLimiter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -27,9 +28,6 @@ public final class AgentArgs {
   private final boolean enabled;
   private final int maxKeys;
   private final List<String> errors;
-
-  /** The default bound on keys per per-key limiter. */
-  public static final int DEFAULT_MAX_KEYS = 100_000;
 
   private AgentArgs(
       String configPath, int logLevel, boolean enabled, int maxKeys, List<String> errors) {
@@ -105,7 +103,7 @@ public final class AgentArgs {
                 + "'; the agent stays enabled");
       }
     }
-    int keys = DEFAULT_MAX_KEYS;
+    int keys = BucketLimiter.DEFAULT_MAX_KEYS;
     if (maxKeys != null) {
       try {
         keys = Integer.parseInt(maxKeys.replace("_", ""));
@@ -119,9 +117,9 @@ public final class AgentArgs {
                 + ", was '"
                 + maxKeys
                 + "'; the default "
-                + DEFAULT_MAX_KEYS
+                + BucketLimiter.DEFAULT_MAX_KEYS
                 + " applies");
-        keys = DEFAULT_MAX_KEYS;
+        keys = BucketLimiter.DEFAULT_MAX_KEYS;
       }
     }
     return new AgentArgs(config, level, on, keys, errors);
@@ -130,7 +128,7 @@ public final class AgentArgs {
   /**
    * The bound on keys held by each per-key limiter ({@code maxKeys=}, or {@code -Dweir.maxKeys}).
    *
-   * @return keys, {@code >= 1}; {@link #DEFAULT_MAX_KEYS} unless given
+   * @return keys, {@code >= 1}; {@link BucketLimiter#DEFAULT_MAX_KEYS} unless given
    */
   public int maxKeys() {
     return maxKeys;

@@ -27,7 +27,7 @@ class KeyedBucketsTest {
 
   @AfterEach
   void restoreDefaultBound() {
-    KeyedBuckets.defaultMaxKeys = 100_000;
+    KeyedBuckets.defaultMaxKeys = BucketLimiter.DEFAULT_MAX_KEYS;
   }
 
   private BucketLimiter limiter(Discipline d, double rate, TimeUnit per, long capacity) {
