@@ -3,8 +3,8 @@ package dev.weir.agent.bootstrap;
 /**
  * One limiter: what a woven method calls, through {@link WeirBridge}, before its body runs.
  *
- * <p>{@link #acquire()} returns a code the woven advice understands: {@code 0} admitted (after any
- * wait); {@code > 0} limited, the value being the retry-after in nanoseconds; {@code < 0} the
+ * <p>{@link #acquire()} returns a code the woven prologue understands: {@code 0} admitted (after
+ * any wait); {@code > 0} limited, the value being the retry-after in nanoseconds; {@code < 0} the
  * waiting call was interrupted, the retry-after being {@code ~value}. Implementations are
  * thread-safe.
  */

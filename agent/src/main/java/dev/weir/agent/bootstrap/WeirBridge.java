@@ -1,8 +1,9 @@
 package dev.weir.agent.bootstrap;
 
 /**
- * What woven code calls. The advice inlined into a limited method is, with the limiter's id and
- * name bound as constants when the class was woven:
+ * What woven code calls. The prologue woven into a limited method is, with the limiter's id and
+ * name bound as constants when the class was woven (a per-key method passes {@code String.valueOf}
+ * of its key too; a method with a fallback returns the fallback's result instead of throwing):
  *
  * <pre>{@code
  * long r = WeirBridge.acquire(ID);

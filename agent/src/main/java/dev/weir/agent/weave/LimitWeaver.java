@@ -11,9 +11,13 @@ import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.bootstrap.RefusedLimiter;
 import dev.weir.agent.config.LimitSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.annotation.AnnotationDescription;
@@ -49,8 +53,8 @@ final class LimitWeaver {
   private final ConfigLimits config;
 
   /** For each limiter id: "keyed ORIGIN" or "single ORIGIN" of the first method bound to it. */
-  private final java.util.concurrent.ConcurrentHashMap<Integer, String> keyedByLimiter =
-      new java.util.concurrent.ConcurrentHashMap<Integer, String>();
+  private final ConcurrentHashMap<Integer, String> keyedByLimiter =
+      new ConcurrentHashMap<Integer, String>();
 
   LimitWeaver(NanoClock clock, ConfigLimits config) {
     this.clock = clock;
@@ -58,18 +62,19 @@ final class LimitWeaver {
   }
 
   /**
-   * Adds the advice to every limited method of the type.
+   * Adds the prologue to every limited method of the type.
    *
    * @param builder the type's builder
    * @param type the type, described from its class file
    * @param loader its class loader (null for the bootstrap loader)
-   * @return the builder with the advice, or the same builder if no method is limited
+   * @return the builder with the prologues, or the same builder if no method is limited
    */
   DynamicType.Builder<?> transform(
       DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader) {
     List<MethodDescription.InDefinedShape> limited =
         new ArrayList<MethodDescription.InDefinedShape>();
     Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
+    boolean usedByWeir = usedWhileLimiting(type.getName());
     for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
       if (method.isBridge() || method.isSynthetic()) {
         continue;
@@ -79,8 +84,8 @@ final class LimitWeaver {
       if (entry != null && !method.isAbstract() && !method.isNative()) {
         String origin = type.getName() + "#" + method.getInternalName() + parameters(method);
         String source = "'" + entry.name + "' (config: " + entry.pattern + ")";
-        if (usedWhileLimiting(type.getName())) {
-          entry.matched = true; // reported here; not again as a pattern that matched nothing
+        entry.matched = true; // a refusal below is reported here, not again as unused
+        if (usedByWeir) {
           AgentLog.error(
               "cannot limit "
                   + origin
@@ -92,7 +97,6 @@ final class LimitWeaver {
                   + " unlimited");
           continue;
         }
-        entry.matched = true;
         if (carriesLimit(method)) {
           AgentLog.warn(
               origin
@@ -240,9 +244,9 @@ final class LimitWeaver {
         || (outer.startsWith("dev.weir.") && outer.indexOf('.', "dev.weir.".length()) < 0);
   }
 
-  private static final java.util.Set<String> USED_WHILE_LIMITING =
-      new java.util.HashSet<String>(
-          java.util.Arrays.asList(
+  private static final Set<String> USED_WHILE_LIMITING =
+      new HashSet<String>(
+          Arrays.asList(
               "java.lang.Object",
               "java.lang.String",
               "java.lang.System",

@@ -7,8 +7,8 @@ import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * The methods a transformation means to limit, per thread, so that the transformer can check that
- * each one really received its advice: a method that was planned but never matched would otherwise
- * run unlimited without a word.
+ * each one really received its prologue: a method that was planned but never matched would
+ * otherwise run unlimited without a word.
  *
  * <p>Byte Buddy weaves on the thread that calls the transformer, so a thread-local list holds the
  * plan from {@link LimitWeaver} (which plans) to {@link WeirTransformer} (which checks).

@@ -12,10 +12,10 @@ import net.bytebuddy.pool.TypePool;
 
 /**
  * Weaves one class file: describes it from its bytes (the agent never loads an application class to
- * decide anything), lets {@link LimitWeaver} add the advice to its limited methods, and writes the
- * class back by decoration only: no added fields or methods, so retransformation always works, and
- * no method graph, so a signature that names a class that cannot be found (an optional dependency)
- * neither fails nor hides the method.
+ * decide anything), lets {@link LimitWeaver} add the prologue to its limited methods, and writes
+ * the class back by decoration only: no added fields or methods, so retransformation always works,
+ * and no method graph, so a signature that names a class that cannot be found (an optional
+ * dependency) neither fails nor hides the method.
  *
  * <p>This uses Byte Buddy's type pool and class decoration directly rather than its {@code
  * AgentBuilder}: the same result with about half the classes to load, which is most of the agent's
