@@ -56,7 +56,7 @@ YAML
 run() { # prints wall milliseconds of one start
   local start end
   start=$(date +%s%N)
-  java "$@" -cp "$WORK/app.jar" gen.Main > /dev/null 2>&1
+  java "$@" -cp "$WORK/app.jar" gen.Main > /dev/null 2>&1 || { echo "failed: java $*" >&2; exit 1; }
   end=$(date +%s%N)
   echo $(( (end - start) / 1000000 ))
 }

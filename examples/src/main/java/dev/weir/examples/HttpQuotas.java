@@ -118,7 +118,7 @@ public final class HttpQuotas {
       if (!retryAfter.equals("none")) {
         TimeUnit.SECONDS.sleep(Long.parseLong(retryAfter));
         HttpResponse<String> again = get("/quote?symbol=ACME", "alice");
-        System.out.println("alice after " + retryAfter + " s:              " + again.statusCode());
+        System.out.println("alice after " + retryAfter + " s:             " + again.statusCode());
       }
       List<HttpResponse<String>> prices = burst("/prices", "carol", 25);
       long live = prices.stream().filter(r -> r.body().startsWith("live")).count();

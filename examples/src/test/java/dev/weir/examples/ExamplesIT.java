@@ -83,7 +83,7 @@ class ExamplesIT {
     assertTrue(out.contains("alice, 8 requests at once:   5 x 200, 3 x 429"), out);
     assertTrue(out.contains("alice's Retry-After:         1 s"), out);
     assertTrue(out.contains("bob, 3 requests at once:     3 x 200, 0 x 429"), "per client: " + out);
-    assertTrue(out.contains("alice after 1 s:              200"), out);
+    assertTrue(out.contains("alice after 1 s:             200"), out);
     assertTrue(
         out.contains("prices, 25 requests at once: 25 x 200, 0 x 429, 20 live, 5 cached"), out);
   }
