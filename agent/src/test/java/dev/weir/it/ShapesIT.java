@@ -32,6 +32,8 @@ class ShapesIT {
           "constructor",
           "constructor.keyed1",
           "constructor.keyed2",
+          "inner.keyed1",
+          "inner.keyed2",
           "defaultMethod",
           "bridge",
           "perUser.alice",

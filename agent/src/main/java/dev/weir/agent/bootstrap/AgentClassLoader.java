@@ -22,7 +22,7 @@ import java.util.jar.JarFile;
  * which {@code -javaagent} adds the jar, or the bootstrap loader, to which the agent appends it)
  * ever defines them: the application cannot see the agent's libraries, and the agent's libraries
  * cannot clash with the application's. Resources are served the same way: {@code X.class} is read
- * from {@code inst/X.classdata}, so Byte Buddy can read the warm-up class it weaves. Parent: the
+ * from {@code inst/X.classdata}, so the weaver can read the warm-up class it weaves. Parent: the
  * platform loader (bootstrap on Java 8), through which the bootstrap tier is visible. Parallel
  * capable.
  */

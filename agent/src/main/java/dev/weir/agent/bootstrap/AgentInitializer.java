@@ -39,14 +39,8 @@ public final class AgentInitializer {
     ClassLoader loader = new AgentClassLoader(agentJar, jar, platformLoader());
     Object weaving =
         Class.forName(INSTALLER, true, loader)
-            .getMethod(
-                "install",
-                String.class,
-                Instrumentation.class,
-                boolean.class,
-                String.class,
-                File.class)
-            .invoke(null, args, instrumentation, premain, version, agentJar);
+            .getMethod("install", String.class, Instrumentation.class, boolean.class, String.class)
+            .invoke(null, args, instrumentation, premain, version);
     started = Boolean.TRUE.equals(weaving); // a disabled start leaves a later attach free to start
   }
 

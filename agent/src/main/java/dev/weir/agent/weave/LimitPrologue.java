@@ -1,16 +1,11 @@
 package dev.weir.agent.weave;
 
-import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.method.ParameterDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.implementation.Implementation;
-import net.bytebuddy.jar.asm.ClassReader;
+import dev.weir.agent.weave.ClassModel.MethodModel;
 import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
-import net.bytebuddy.pool.TypePool;
+import net.bytebuddy.utility.OpenedClassReader;
 
 /**
  * The bytecode woven at the start of a limited method: a trampoline into {@code WeirBridge} with
@@ -36,20 +31,24 @@ import net.bytebuddy.pool.TypePool;
  *
  * <p>Immutable and thread-safe.
  */
-final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.MethodVisitorWrapper {
+final class LimitPrologue {
   private static final String BRIDGE = "dev/weir/agent/bootstrap/WeirBridge";
   private static final String EXCEPTION = "dev/weir/RateLimitedException";
 
+  private final ClassModel type;
+  private final MethodModel method;
   private final int limiterId;
   private final String limiterName;
   private final int keyIndex;
-  private final MethodDescription.InDefinedShape fallback;
+  private final MethodModel fallback;
   private final boolean fallbackTakesException;
   private final boolean outermostOnly;
 
   /**
    * Describes one method's prologue.
    *
+   * @param type the class of the method
+   * @param method the limited method
    * @param limiterId the limiter's id in the registry
    * @param limiterName the name the exception carries
    * @param keyIndex the parameter whose value is the key, or -1 for one bucket
@@ -60,12 +59,16 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
    *     charged on every call
    */
   LimitPrologue(
+      ClassModel type,
+      MethodModel method,
       int limiterId,
       String limiterName,
       int keyIndex,
-      MethodDescription.InDefinedShape fallback,
+      MethodModel fallback,
       boolean fallbackTakesException,
       boolean outermostOnly) {
+    this.type = type;
+    this.method = method;
     this.limiterId = limiterId;
     this.limiterName = limiterName;
     this.keyIndex = keyIndex;
@@ -74,41 +77,33 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
     this.outermostOnly = outermostOnly;
   }
 
-  @Override
-  public MethodVisitor wrap(
-      TypeDescription instrumentedType,
-      MethodDescription instrumentedMethod,
-      MethodVisitor methodVisitor,
-      Implementation.Context implementationContext,
-      TypePool typePool,
-      int writerFlags,
-      int readerFlags) {
-    boolean frames = instrumentedType.getClassFileVersion().getMinorMajorVersion() >= 50;
-    boolean expanded = (readerFlags & ClassReader.EXPAND_FRAMES) != 0;
-    return new Writer(methodVisitor, instrumentedType, instrumentedMethod, frames, expanded);
+  /** The limited method's name and descriptor, {@code run(I)I}. */
+  String methodKey() {
+    return method.name + method.descriptor;
+  }
+
+  /**
+   * Wraps the visitor that writes the method, so that the prologue comes first. The method's own
+   * stack map frames must arrive compressed, as a class reader without {@code EXPAND_FRAMES}
+   * delivers them: the prologue's frames are written relative to them.
+   *
+   * @param methodVisitor the visitor that writes the method
+   * @return the wrapping visitor
+   */
+  MethodVisitor wrap(MethodVisitor methodVisitor) {
+    return new Writer(methodVisitor);
   }
 
   private final class Writer extends MethodVisitor {
-    private final TypeDescription type;
-    private final MethodDescription method;
     private final boolean frames;
-    private final boolean expanded;
     private final int argumentsSize;
     private final boolean nesting;
     private final Label bodyStart = new Label();
 
-    Writer(
-        MethodVisitor delegate,
-        TypeDescription type,
-        MethodDescription method,
-        boolean frames,
-        boolean expanded) {
-      super(Opcodes.ASM9, delegate);
-      this.type = type;
-      this.method = method;
-      this.frames = frames;
-      this.expanded = expanded;
-      this.argumentsSize = method.getStackSize(); // includes this for instance methods
+    Writer(MethodVisitor delegate) {
+      super(OpenedClassReader.ASM_API, delegate);
+      this.frames = type.hasFrames();
+      this.argumentsSize = method.argumentsSize(); // includes this for instance methods
       this.nesting = outermostOnly && !method.isConstructor();
     }
 
@@ -117,9 +112,8 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
       super.visitCode();
       mv.visitLdcInsn(limiterId);
       if (keyIndex >= 0) {
-        ParameterDescription key = method.getParameters().get(keyIndex);
-        Type keyType = Type.getType(key.getType().asErasure().getDescriptor());
-        mv.visitVarInsn(keyType.getOpcode(Opcodes.ILOAD), key.getOffset());
+        Type keyType = method.parameterTypes[keyIndex];
+        mv.visitVarInsn(keyType.getOpcode(Opcodes.ILOAD), method.slotOf(keyIndex));
         if (keyType.getSort() == Type.ARRAY) { // by content, not by identity
           boolean primitives =
               keyType.getDimensions() == 1 && keyType.getElementType().getSort() != Type.OBJECT;
@@ -159,12 +153,7 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
       }
       mv.visitLabel(proceed);
       if (frames) {
-        if (expanded) {
-          Object[] locals = entryLocals();
-          mv.visitFrame(Opcodes.F_NEW, locals.length, locals, 1, new Object[] {Opcodes.LONG});
-        } else {
-          mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {Opcodes.LONG});
-        }
+        mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {Opcodes.LONG});
       }
       mv.visitInsn(Opcodes.POP2); // also keeps the body's first frame off this offset
       if (nesting) {
@@ -213,9 +202,8 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
       if (!fallback.isStatic()) {
         mv.visitVarInsn(Opcodes.ALOAD, 0);
       }
-      for (ParameterDescription p : method.getParameters()) {
-        Type t = Type.getType(p.getType().asErasure().getDescriptor());
-        mv.visitVarInsn(t.getOpcode(Opcodes.ILOAD), p.getOffset());
+      for (int i = 0; i < method.parameterTypes.length; i++) {
+        mv.visitVarInsn(method.parameterTypes[i].getOpcode(Opcodes.ILOAD), method.slotOf(i));
       }
       if (fallbackTakesException) {
         newException(result);
@@ -224,33 +212,14 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
       int opcode;
       if (fallback.isStatic()) {
         opcode = Opcodes.INVOKESTATIC;
-      } else if (fallback.isPrivate()) {
+      } else if (fallback.is(Opcodes.ACC_PRIVATE)) {
         opcode = Opcodes.INVOKESPECIAL;
       } else {
         opcode = isInterface ? Opcodes.INVOKEINTERFACE : Opcodes.INVOKEVIRTUAL;
       }
       mv.visitMethodInsn(
-          opcode,
-          type.getInternalName(),
-          fallback.getInternalName(),
-          fallback.getDescriptor(),
-          isInterface);
-      Type returned = Type.getType(method.getReturnType().asErasure().getDescriptor());
-      mv.visitInsn(returned.getOpcode(Opcodes.IRETURN));
-    }
-
-    /** The locals of the method's entry frame, as an expanded frame lists them. */
-    private Object[] entryLocals() {
-      int count = method.getParameters().size() + (method.isStatic() ? 0 : 1);
-      Object[] locals = new Object[count];
-      int i = 0;
-      if (!method.isStatic()) {
-        locals[i++] = method.isConstructor() ? Opcodes.UNINITIALIZED_THIS : type.getInternalName();
-      }
-      for (ParameterDescription p : method.getParameters()) {
-        locals[i++] = frameType(Type.getType(p.getType().asErasure().getDescriptor()));
-      }
-      return locals;
+          opcode, type.internalName, fallback.name, fallback.descriptor, isInterface);
+      mv.visitInsn(method.returnType.getOpcode(Opcodes.IRETURN));
     }
 
     @Override
@@ -271,7 +240,7 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
         mv.visitLabel(handler);
         if (frames) {
           Object[] thrown = {"java/lang/Throwable"};
-          mv.visitFrame(expanded ? Opcodes.F_NEW : Opcodes.F_FULL, 0, new Object[0], 1, thrown);
+          mv.visitFrame(Opcodes.F_FULL, 0, new Object[0], 1, thrown);
         }
         leave();
         mv.visitInsn(Opcodes.ATHROW);
@@ -280,27 +249,6 @@ final class LimitPrologue implements AsmVisitorWrapper.ForDeclaredMethods.Method
       // the prologue needs at most the arguments again (for a fallback) plus the exception
       super.visitMaxs(
           Math.max(maxStack, argumentsSize + 8), Math.max(maxLocals, argumentsSize + 2));
-    }
-  }
-
-  private static Object frameType(Type t) {
-    switch (t.getSort()) {
-      case Type.BOOLEAN:
-      case Type.CHAR:
-      case Type.BYTE:
-      case Type.SHORT:
-      case Type.INT:
-        return Opcodes.INTEGER;
-      case Type.FLOAT:
-        return Opcodes.FLOAT;
-      case Type.LONG:
-        return Opcodes.LONG;
-      case Type.DOUBLE:
-        return Opcodes.DOUBLE;
-      case Type.ARRAY:
-        return t.getDescriptor();
-      default:
-        return t.getInternalName();
     }
   }
 

@@ -1,8 +1,7 @@
 package dev.weir.agent.weave;
 
-import static net.bytebuddy.matcher.ElementMatchers.hasDescriptor;
-import static net.bytebuddy.matcher.ElementMatchers.hasMethodName;
-
+import dev.weir.LeakyBucket;
+import dev.weir.TokenBucket;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.Discipline;
 import dev.weir.agent.bootstrap.Limiter;
@@ -10,30 +9,29 @@ import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.bootstrap.RefusedLimiter;
 import dev.weir.agent.config.LimitSpec;
+import dev.weir.agent.weave.ClassModel.EnumValue;
+import dev.weir.agent.weave.ClassModel.MethodModel;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.description.annotation.AnnotationDescription;
-import net.bytebuddy.description.annotation.AnnotationList;
-import net.bytebuddy.description.annotation.AnnotationValue;
-import net.bytebuddy.description.enumeration.EnumerationDescription;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.method.ParameterDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.jar.asm.Opcodes;
 
 /**
  * Weaves a {@link LimitPrologue} into every method of a type that carries {@code @TokenBucket} or
- * {@code @LeakyBucket}, or that a config pattern names: reads the annotation from Byte Buddy's type
- * description (no application class is loaded), validates it with its {@code @LimitKey} and
- * fallback, registers the limiter, and binds its id and name into the prologue.
+ * {@code @LeakyBucket}, or that a config pattern names: reads the annotation from the class file's
+ * {@link ClassModel} (no application class is loaded), completes it with the annotation type's
+ * defaults, validates it with its {@code @LimitKey} and fallback, registers the limiter, and binds
+ * its id and name into the prologue.
  *
  * <p>An invalid annotation is woven too, bound to a {@link RefusedLimiter}: every call then throws
  * {@link IllegalStateException} with the message logged here, naming class, method, attribute and
@@ -43,11 +41,14 @@ import net.bytebuddy.dynamic.DynamicType;
  * <p>Thread-safe: registration is synchronized in {@link LimiterRegistry}.
  */
 final class LimitWeaver {
-  static final String TOKEN_BUCKET = "dev.weir.TokenBucket";
-  static final String LEAKY_BUCKET = "dev.weir.LeakyBucket";
-  static final String LIMIT_KEY = "dev.weir.LimitKey";
-
   static final String RATE_LIMITED_EXCEPTION = "dev.weir.RateLimitedException";
+
+  /**
+   * The defaults of the annotation types, as the agent's own {@code dev.weir} API declares them.
+   */
+  private static final Map<String, Object> TOKEN_BUCKET_DEFAULTS = defaults(TokenBucket.class);
+
+  private static final Map<String, Object> LEAKY_BUCKET_DEFAULTS = defaults(LeakyBucket.class);
 
   private final NanoClock clock;
   private final ConfigLimits config;
@@ -62,27 +63,25 @@ final class LimitWeaver {
   }
 
   /**
-   * Adds the prologue to every limited method of the type.
+   * Plans the prologue of every limited method of the type, registering their limiters.
    *
-   * @param builder the type's builder
-   * @param type the type, described from its class file
+   * @param type the type, read from its class file
    * @param loader its class loader (null for the bootstrap loader)
-   * @return the builder with the prologues, or the same builder if no method is limited
+   * @return the prologues by method name and descriptor ({@code run(I)I}); empty if no method is
+   *     limited
    */
-  DynamicType.Builder<?> transform(
-      DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader) {
-    List<MethodDescription.InDefinedShape> limited =
-        new ArrayList<MethodDescription.InDefinedShape>();
+  Map<String, LimitPrologue> plan(ClassModel type, ClassLoader loader) {
+    Map<String, LimitPrologue> plan = new LinkedHashMap<String, LimitPrologue>();
+    List<MethodModel> limited = new ArrayList<MethodModel>();
     Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
-    boolean usedByWeir = usedWhileLimiting(type.getName());
-    for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
-      if (method.isBridge() || method.isSynthetic()) {
+    boolean usedByWeir = usedWhileLimiting(type.name);
+    for (MethodModel method : type.methods) {
+      if (method.is(Opcodes.ACC_BRIDGE) || method.is(Opcodes.ACC_SYNTHETIC)) {
         continue;
       }
-      ConfigLimits.Entry entry =
-          config.match(type.getName(), method.getInternalName(), parameterNames(method));
-      if (entry != null && !method.isAbstract() && !method.isNative()) {
-        String origin = type.getName() + "#" + method.getInternalName() + parameters(method);
+      ConfigLimits.Entry entry = config.match(type.name, method.name, method.parameterNames());
+      if (entry != null && !hasNoBody(method)) {
+        String origin = type.name + "#" + method.name + method.parameterList();
         String source = "'" + entry.name + "' (config: " + entry.pattern + ")";
         entry.matched = true; // a refusal below is reported here, not again as unused
         if (usedByWeir) {
@@ -92,12 +91,12 @@ final class LimitWeaver {
                   + " as "
                   + source
                   + ": Weir calls "
-                  + type.getName()
+                  + type.name
                   + " while it limits a call, so a limit there would call itself; it is left"
                   + " unlimited");
           continue;
         }
-        if (carriesLimit(method)) {
+        if (method.carriesLimit()) {
           AgentLog.warn(
               origin
                   + " carries a limit annotation and matches "
@@ -110,7 +109,7 @@ final class LimitWeaver {
         }
         Binding binding = new Binding(entry.id, entry.name);
         binding.outermostOnly = true;
-        if (entry.keyIndex >= method.getParameters().size()) {
+        if (entry.keyIndex >= method.parameterTypes.length) {
           AgentLog.warn(
               origin
                   + " matches "
@@ -123,51 +122,62 @@ final class LimitWeaver {
         } else {
           binding.keyIndex = entry.keyIndex;
         }
-        builder = weave(builder, method, origin, binding);
+        weave(plan, type, method, origin, binding);
         continue;
       }
-      if (!carriesLimit(method)) {
+      if (!method.carriesLimit()) {
         continue;
       }
       limited.add(method);
-      Integer count = limitedPerName.get(method.getInternalName());
-      limitedPerName.put(method.getInternalName(), count == null ? 1 : count + 1);
+      Integer count = limitedPerName.get(method.name);
+      limitedPerName.put(method.name, count == null ? 1 : count + 1);
     }
-    for (MethodDescription.InDefinedShape method : limited) {
-      String origin = type.getName() + "#" + method.getInternalName() + parameters(method);
-      if (method.isAbstract() || method.isNative()) {
+    for (MethodModel method : limited) {
+      String origin = type.name + "#" + method.name + method.parameterList();
+      if (hasNoBody(method)) {
         AgentLog.error(
             "cannot limit "
                 + origin
-                + (method.isNative()
+                + (method.is(Opcodes.ACC_NATIVE)
                     ? ": a native method has no body to limit; limit the Java method that calls it"
                     : ": an abstract method has no body to limit; annotate its implementations"
                         + " instead"));
         continue;
       }
       String defaultName =
-          type.getName()
+          type.name
               + "#"
-              + method.getInternalName()
-              + (limitedPerName.get(method.getInternalName()) > 1 ? parameters(method) : "");
-      builder = weave(builder, method, origin, bind(method, origin, defaultName, loader));
+              + method.name
+              + (limitedPerName.get(method.name) > 1 ? method.parameterList() : "");
+      weave(plan, type, method, origin, bind(type, method, origin, defaultName, loader));
     }
-    return builder;
+    return plan;
   }
 
-  /** Adds the prologue to {@link WarmUp#run}, bound to no limiter: for warming up only. */
-  DynamicType.Builder<?> warmUp(DynamicType.Builder<?> builder, TypeDescription warmUp) {
-    for (MethodDescription.InDefinedShape method : warmUp.getDeclaredMethods()) {
-      if (method.getInternalName().equals("run")) {
-        builder = weave(builder, method, "warm-up", new Binding(-1, "warm-up"));
+  /**
+   * Plans the prologue of {@link WarmUp#run}, bound to no limiter: for warming up only.
+   *
+   * @param warmUp the model of {@link WarmUp}
+   * @return the plan
+   */
+  Map<String, LimitPrologue> planWarmUp(ClassModel warmUp) {
+    Map<String, LimitPrologue> plan = new LinkedHashMap<String, LimitPrologue>();
+    for (MethodModel method : warmUp.methods) {
+      if (method.name.equals("run")) {
+        weave(plan, warmUp, method, "warm-up", new Binding(-1, "warm-up"));
       }
     }
-    return builder;
+    return plan;
   }
 
-  private DynamicType.Builder<?> weave(
-      DynamicType.Builder<?> builder,
-      MethodDescription.InDefinedShape method,
+  private static boolean hasNoBody(MethodModel method) {
+    return method.is(Opcodes.ACC_ABSTRACT) || method.is(Opcodes.ACC_NATIVE);
+  }
+
+  private void weave(
+      Map<String, LimitPrologue> plan,
+      ClassModel type,
+      MethodModel method,
       String origin,
       Binding binding) {
     if (binding.id >= 0
@@ -178,22 +188,17 @@ final class LimitWeaver {
         binding = refuse(binding.name, origin, conflict);
       }
     }
-    // matched by name and descriptor, which need no type resolution: a signature that names a
-    // class the pool cannot find (an optional dependency, say) must not hide the method
-    return builder.visit(
-        new AsmVisitorWrapper.ForDeclaredMethods()
-            .invokable(
-                WeavePlan.expect(
-                    origin,
-                    hasMethodName(method.getInternalName())
-                        .and(hasDescriptor(method.getDescriptor()))),
-                new LimitPrologue(
-                    binding.id,
-                    binding.name,
-                    binding.keyIndex,
-                    binding.fallback,
-                    binding.fallbackTakesException,
-                    binding.outermostOnly)));
+    plan.put(
+        method.name + method.descriptor,
+        new LimitPrologue(
+            type,
+            method,
+            binding.id,
+            binding.name,
+            binding.keyIndex,
+            binding.fallback,
+            binding.fallbackTakesException,
+            binding.outermostOnly));
   }
 
   /**
@@ -274,12 +279,9 @@ final class LimitWeaver {
 
   /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
   private Binding bind(
-      MethodDescription.InDefinedShape method,
-      String origin,
-      String defaultName,
-      ClassLoader loader) {
-    AnnotationDescription token = annotation(method, TOKEN_BUCKET);
-    AnnotationDescription leaky = annotation(method, LEAKY_BUCKET);
+      ClassModel type, MethodModel method, String origin, String defaultName, ClassLoader loader) {
+    Map<String, Object> token = method.tokenBucket;
+    Map<String, Object> leaky = method.leakyBucket;
     String kind = token != null ? "@TokenBucket" : "@LeakyBucket";
     if (token != null && leaky != null) {
       return refuse(
@@ -290,24 +292,28 @@ final class LimitWeaver {
               + ": a method may carry only one of @TokenBucket and @LeakyBucket");
     }
     LimitSpec.Builder spec;
+    String explicit;
+    String fallbackName;
     try {
       spec = token != null ? readTokenBucket(token) : readLeakyBucket(leaky);
-    } catch (RuntimeException e) {
+      explicit =
+          token != null
+              ? string(token, TOKEN_BUCKET_DEFAULTS, "name")
+              : string(leaky, LEAKY_BUCKET_DEFAULTS, "name");
+      fallbackName =
+          token != null
+              ? string(token, TOKEN_BUCKET_DEFAULTS, "fallback")
+              : string(leaky, LEAKY_BUCKET_DEFAULTS, "fallback");
+    } catch (IllegalArgumentException e) {
       return refuse(
           defaultName,
           origin,
-          "invalid " + kind + " on " + origin + ": cannot read it (" + e + ")");
+          "invalid " + kind + " on " + origin + ": cannot read it (" + e.getMessage() + ")");
     }
-    String explicit = value(token != null ? token : leaky, "name", String.class);
     String limiterName = explicit.isEmpty() ? defaultName : explicit;
     List<String> methodProblems = new ArrayList<String>();
     int keyIndex = limitKey(method, methodProblems);
-    Fallback fallback =
-        fallback(
-            method,
-            value(token != null ? token : leaky, "fallback", String.class),
-            origin,
-            methodProblems);
+    Fallback fallback = fallback(type, method, fallbackName, origin, methodProblems);
     if (!methodProblems.isEmpty()) {
       return refuse(
           limiterName,
@@ -366,23 +372,18 @@ final class LimitWeaver {
   }
 
   /** The index of the parameter carrying {@code @LimitKey}, or -1; more than one is a problem. */
-  private static int limitKey(MethodDescription.InDefinedShape method, List<String> problems) {
-    int keyIndex = -1;
-    for (ParameterDescription.InDefinedShape parameter : method.getParameters()) {
-      if (annotation(parameter.getDeclaredAnnotations(), LIMIT_KEY) != null) {
-        if (keyIndex >= 0) {
-          problems.add(
-              "@LimitKey is on parameters "
-                  + keyIndex
-                  + " and "
-                  + parameter.getIndex()
-                  + "; one parameter may carry it");
-          return -1;
-        }
-        keyIndex = parameter.getIndex();
-      }
+  private static int limitKey(MethodModel method, List<String> problems) {
+    List<Integer> keys = method.limitKeys;
+    if (keys.size() > 1) {
+      problems.add(
+          "@LimitKey is on parameters "
+              + keys.get(0)
+              + " and "
+              + keys.get(1)
+              + "; one parameter may carry it");
+      return -1;
     }
-    return keyIndex;
+    return keys.isEmpty() ? -1 : keys.get(0);
   }
 
   /**
@@ -393,18 +394,17 @@ final class LimitWeaver {
    * @return the fallback, or null if none is named or it is invalid (then a problem is added)
    */
   private static Fallback fallback(
-      MethodDescription.InDefinedShape method, String name, String origin, List<String> problems) {
+      ClassModel type, MethodModel method, String name, String origin, List<String> problems) {
     if (name.isEmpty()) {
       return null;
     }
-    TypeDescription type = method.getDeclaringType();
-    List<String> parameters = parameterNames(method);
+    List<String> parameters = method.parameterNames();
     List<String> withException = new ArrayList<String>(parameters);
     withException.add(RATE_LIMITED_EXCEPTION);
-    String returns = method.getReturnType().asErasure().getActualName();
+    String returns = method.returnType.getClassName();
     String expected =
         "a method of "
-            + type.getName()
+            + type.name
             + " named '"
             + name
             + "' taking ("
@@ -420,14 +420,14 @@ final class LimitWeaver {
               + "' is not allowed on a constructor, which cannot return another object");
       return null;
     }
-    MethodDescription.InDefinedShape plain = null;
-    MethodDescription.InDefinedShape taking = null;
+    MethodModel plain = null;
+    MethodModel taking = null;
     List<String> found = new ArrayList<String>();
-    for (MethodDescription.InDefinedShape candidate : type.getDeclaredMethods()) {
-      if (!candidate.getInternalName().equals(name) || candidate.isBridge()) {
+    for (MethodModel candidate : type.methods) {
+      if (!candidate.name.equals(name) || candidate.is(Opcodes.ACC_BRIDGE)) {
         continue;
       }
-      List<String> candidateParameters = parameterNames(candidate);
+      List<String> candidateParameters = candidate.parameterNames();
       found.add(name + "(" + String.join(",", candidateParameters) + ")");
       if (candidateParameters.equals(parameters)) {
         plain = candidate;
@@ -450,7 +450,7 @@ final class LimitWeaver {
               + ") exist; keep one");
       return null;
     }
-    MethodDescription.InDefinedShape chosen = plain != null ? plain : taking;
+    MethodModel chosen = plain != null ? plain : taking;
     if (chosen == null) {
       problems.add(
           "fallback '"
@@ -460,12 +460,12 @@ final class LimitWeaver {
               + (found.isEmpty() ? "; there is no method of that name" : "; found " + found));
       return null;
     }
-    String signature = name + "(" + String.join(",", parameterNames(chosen)) + ")";
-    if (chosen.equals(method)) {
+    String signature = name + chosen.parameterList();
+    if (chosen == method) {
       problems.add("fallback '" + name + "' is the limited method itself");
       return null;
     }
-    String chosenReturns = chosen.getReturnType().asErasure().getActualName();
+    String chosenReturns = chosen.returnType.getClassName();
     if (!chosenReturns.equals(returns)) {
       problems.add(
           "fallback "
@@ -491,80 +491,90 @@ final class LimitWeaver {
     return new Binding(LimiterRegistry.add(new RefusedLimiter(name, origin, message)), name);
   }
 
-  private static LimitSpec.Builder readTokenBucket(AnnotationDescription a) {
+  private static LimitSpec.Builder readTokenBucket(Map<String, Object> a) {
     LimitSpec.Builder spec = LimitSpec.builder(Discipline.TOKEN_BUCKET);
-    readShared(a, spec);
-    spec.permits(value(a, "permits", Integer.class));
+    readShared(a, TOKEN_BUCKET_DEFAULTS, spec);
+    spec.permits(value(a, TOKEN_BUCKET_DEFAULTS, "permits", Integer.class));
     return spec;
   }
 
-  private static LimitSpec.Builder readLeakyBucket(AnnotationDescription a) {
-    String mode = enumValue(a, "mode");
+  private static LimitSpec.Builder readLeakyBucket(Map<String, Object> a) {
+    String mode = enumValue(a, LEAKY_BUCKET_DEFAULTS, "mode");
     LimitSpec.Builder spec =
         LimitSpec.builder(mode.equals("POLICING") ? Discipline.POLICING : Discipline.SHAPING);
     if (!mode.equals("POLICING") && !mode.equals("SHAPING")) {
       spec.problem("mode must be SHAPING or POLICING, was " + mode);
     }
-    readShared(a, spec);
+    readShared(a, LEAKY_BUCKET_DEFAULTS, spec);
     return spec;
   }
 
-  private static void readShared(AnnotationDescription a, LimitSpec.Builder spec) {
-    spec.name(value(a, "name", String.class));
-    spec.rate(value(a, "rate", Double.class));
-    String per = enumValue(a, "per");
+  private static void readShared(
+      Map<String, Object> a, Map<String, Object> defaults, LimitSpec.Builder spec) {
+    spec.name(string(a, defaults, "name"));
+    spec.rate(value(a, defaults, "rate", Double.class));
+    String per = enumValue(a, defaults, "per");
     try {
       spec.per(TimeUnit.valueOf(per));
     } catch (IllegalArgumentException e) {
       spec.problem("per must be a java.util.concurrent.TimeUnit, was " + per);
     }
-    spec.capacity(value(a, "capacity", Long.class));
-    String onLimit = enumValue(a, "onLimit");
+    spec.capacity(value(a, defaults, "capacity", Long.class));
+    String onLimit = enumValue(a, defaults, "onLimit");
     if (!onLimit.equals("REJECT") && !onLimit.equals("WAIT")) {
       spec.problem("onLimit must be REJECT or WAIT, was " + onLimit);
     }
     spec.waitOnLimit(onLimit.equals("WAIT"));
-    spec.maxWaitMillis(value(a, "maxWaitMillis", Long.class));
+    spec.maxWaitMillis(value(a, defaults, "maxWaitMillis", Long.class));
   }
 
-  private static <T> T value(AnnotationDescription a, String property, Class<T> type) {
-    AnnotationValue<?, ?> value = a.getValue(property);
-    return value.resolve(type);
+  /**
+   * An attribute's value: as written in the class file, else the annotation type's default.
+   *
+   * @throws IllegalArgumentException if there is neither, or the value has another type (a class
+   *     compiled against another version of the annotation)
+   */
+  private static <T> T value(
+      Map<String, Object> written, Map<String, Object> defaults, String name, Class<T> type) {
+    Object value = written.containsKey(name) ? written.get(name) : defaults.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException(name + " has no value and no default");
+    }
+    if (!type.isInstance(value)) {
+      throw new IllegalArgumentException(
+          name + " is " + value + ", which is not a " + type.getSimpleName());
+    }
+    return type.cast(value);
   }
 
-  private static String enumValue(AnnotationDescription a, String property) {
-    return value(a, property, EnumerationDescription.class).getValue();
+  private static String string(
+      Map<String, Object> written, Map<String, Object> defaults, String name) {
+    return value(written, defaults, name, String.class);
   }
 
-  private static boolean carriesLimit(MethodDescription method) {
-    return annotation(method, TOKEN_BUCKET) != null || annotation(method, LEAKY_BUCKET) != null;
+  /** An enum attribute's constant name. */
+  private static String enumValue(
+      Map<String, Object> written, Map<String, Object> defaults, String name) {
+    Object value = value(written, defaults, name, Object.class);
+    if (value instanceof EnumValue) {
+      return ((EnumValue) value).constant;
+    }
+    if (value instanceof Enum) {
+      return ((Enum<?>) value).name();
+    }
+    throw new IllegalArgumentException(name + " is " + value + ", which is not an enum constant");
   }
 
-  private static AnnotationDescription annotation(MethodDescription method, String typeName) {
-    return annotation(method.getDeclaredAnnotations(), typeName);
-  }
-
-  private static AnnotationDescription annotation(AnnotationList annotations, String typeName) {
-    for (AnnotationDescription a : annotations) {
-      if (a.getAnnotationType().getName().equals(typeName)) {
-        return a;
+  /** The default of each attribute that has one; an enum default as its {@link Enum}. */
+  private static Map<String, Object> defaults(Class<? extends Annotation> type) {
+    Map<String, Object> defaults = new HashMap<String, Object>();
+    for (Method attribute : type.getDeclaredMethods()) {
+      Object value = attribute.getDefaultValue();
+      if (value != null) {
+        defaults.put(attribute.getName(), value);
       }
     }
-    return null;
-  }
-
-  /** {@code (int,java.lang.String)}: the parameter types as Java source names. */
-  static String parameters(MethodDescription method) {
-    return "(" + String.join(",", parameterNames(method)) + ")";
-  }
-
-  /** The parameter types as Java source names, {@code int}, {@code java.lang.String[]}. */
-  static List<String> parameterNames(MethodDescription method) {
-    List<String> names = new ArrayList<String>();
-    for (TypeDescription parameter : method.getParameters().asTypeList().asErasures()) {
-      names.add(parameter.getActualName());
-    }
-    return names;
+    return Collections.unmodifiableMap(defaults);
   }
 
   /** What a method's prologue is bound to. */
@@ -572,7 +582,7 @@ final class LimitWeaver {
     final int id;
     final String name;
     int keyIndex = -1;
-    MethodDescription.InDefinedShape fallback;
+    MethodModel fallback;
     boolean fallbackTakesException;
 
     /** Config patterns: only the outermost call of the limiter on a thread is charged. */
@@ -595,10 +605,10 @@ final class LimitWeaver {
 
   /** A resolved fallback method. */
   private static final class Fallback {
-    final MethodDescription.InDefinedShape method;
+    final MethodModel method;
     final boolean takesException;
 
-    Fallback(MethodDescription.InDefinedShape method, boolean takesException) {
+    Fallback(MethodModel method, boolean takesException) {
       this.method = method;
       this.takesException = takesException;
     }

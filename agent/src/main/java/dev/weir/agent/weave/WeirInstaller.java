@@ -5,16 +5,13 @@ import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.config.ConfigFile;
-import java.io.File;
-import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.Callable;
-import net.bytebuddy.dynamic.ClassFileLocator;
 
 /**
  * Starts the agent inside its own class loader: reads the arguments, honours the kill switch, and
- * installs the {@link WeirTransformer}. Byte Buddy is not loaded here; the transformer loads it
- * when the first class that mentions a limit appears.
+ * installs the {@link WeirTransformer}. The weaver (and the ASM it writes with) is not loaded here;
+ * the transformer loads it when the first class that mentions a limit appears.
  */
 public final class WeirInstaller {
   private WeirInstaller() {}
@@ -27,15 +24,10 @@ public final class WeirInstaller {
    * @param instrumentation the JVM's instrumentation
    * @param premain true at JVM start ({@code -javaagent}), false on attach
    * @param version the agent's version, for the start line
-   * @param agentJar the agent jar, whose root holds the {@code dev.weir} API class files
    * @return true if the agent now weaves; false if it is disabled or refused to start
    */
   public static boolean install(
-      String args,
-      Instrumentation instrumentation,
-      boolean premain,
-      String version,
-      final File agentJar) {
+      String args, Instrumentation instrumentation, boolean premain, String version) {
     AgentArgs arguments = AgentArgs.parse(args, System.getProperties());
     AgentLog.setLevel(arguments.logLevel());
     BucketLimiter.setMaxKeys(arguments.maxKeys());
@@ -83,8 +75,8 @@ public final class WeirInstaller {
         new WeirTransformer(
             new Callable<Weaver>() {
               @Override
-              public Weaver call() throws IOException {
-                return new Weaver(clock, ClassFileLocator.ForJarFile.of(agentJar), limits);
+              public Weaver call() {
+                return new Weaver(clock, limits);
               }
             },
             limits,
@@ -93,9 +85,9 @@ public final class WeirInstaller {
     // patterns (JDK classes). Without it, start-up is cheaper, and the JVM still keeps our weaving
     // when another agent retransforms a class (it restarts from the bytes we returned).
     if (limits.hasPatterns()) {
-      // A pattern will most likely match, perhaps a JDK class that Byte Buddy itself loads:
+      // A pattern will most likely match, perhaps a JDK class that the weaver itself loads:
       // build and warm up the weaver before the transformer is installed, so that weaving never
-      // re-enters Byte Buddy's initialisation nor waits for it while holding a class-loading lock.
+      // re-enters the weaver's initialisation nor waits for it while holding a class-loading lock.
       // JDK classes loaded meanwhile are retransformed below.
       transformer.prepareNow();
     }

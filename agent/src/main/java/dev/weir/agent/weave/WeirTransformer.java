@@ -16,13 +16,13 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The class file transformer the agent installs: a cheap filter in front of Byte Buddy.
+ * The class file transformer the agent installs: a cheap filter in front of the {@link Weaver}.
  *
  * <p>Most classes never mention Weir. For each class the JVM loads, this transformer first skips
  * {@code java.*} and the agent's own packages by name, then scans the raw class bytes for the
  * descriptors {@code Ldev/weir/TokenBucket;} and {@code Ldev/weir/LeakyBucket;} (an annotated
- * method's class has them in its constant pool). Only a class that passes both is handed to Byte
- * Buddy, which is itself loaded only when the first such class appears. A scan of a few kilobytes
+ * method's class has them in its constant pool). Only a class that passes both is handed to the
+ * weaver, which is itself loaded only when the first such class appears. A scan of a few kilobytes
  * costs microseconds; a full parse costs far more, and annotation matching is the known start-up
  * cost of agents.
  *
@@ -92,15 +92,8 @@ final class WeirTransformer implements ClassFileTransformer {
       return null;
     }
     transforming.set(Boolean.TRUE);
-    WeavePlan.begin();
     try {
       byte[] result = weaver().weave(loader, internalName, classFile);
-      for (String missed : WeavePlan.end()) {
-        AgentLog.error(
-            "could not limit "
-                + missed
-                + ": the method was not found while weaving; it runs unlimited");
-      }
       if (result != null) {
         if (modules != null) {
           modules.assureReadsBridge(classBeingRedefined, loader, internalName);
@@ -112,7 +105,6 @@ final class WeirTransformer implements ClassFileTransformer {
       }
       return result;
     } catch (Throwable t) {
-      WeavePlan.end();
       AgentLog.error(
           "could not weave "
               + internalName.replace('/', '.')
@@ -228,7 +220,7 @@ final class WeirTransformer implements ClassFileTransformer {
 
   /**
    * Builds and warms up the weaver now, on the calling thread, before this transformer is
-   * installed: what Byte Buddy loads for itself is then loaded before any class can be woven.
+   * installed: what the weaver loads for itself is then loaded before any class can be woven.
    */
   void prepareNow() {
     try {

@@ -8,7 +8,6 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import dev.weir.agent.bootstrap.AgentLog;
-import java.io.File;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import org.junit.jupiter.api.AfterEach;
@@ -29,14 +28,14 @@ class WeirInstallerTest {
 
   @Test
   void killSwitchInstallsNothing() {
-    WeirInstaller.install("enabled=false,log=off", instrumentation, true, "0", new File("x"));
+    WeirInstaller.install("enabled=false,log=off", instrumentation, true, "0");
     verify(instrumentation, never()).addTransformer(any(ClassFileTransformer.class), anyBoolean());
     verify(instrumentation, never()).getAllLoadedClasses();
   }
 
   @Test
   void premainWithoutConfigInstallsATransformerThatNeedsNoRetransformation() {
-    WeirInstaller.install("log=off", instrumentation, true, "0", new File("x"));
+    WeirInstaller.install("log=off", instrumentation, true, "0");
     verify(instrumentation).addTransformer(any(WeirTransformer.class), eq(false));
     verify(instrumentation, never()).getAllLoadedClasses();
   }
@@ -44,7 +43,7 @@ class WeirInstallerTest {
   @Test
   void attachLooksAtTheClassesAlreadyLoaded() throws Exception {
     when(instrumentation.getAllLoadedClasses()).thenReturn(new Class<?>[] {String.class});
-    WeirInstaller.install("log=off", instrumentation, false, "0", new File("x"));
+    WeirInstaller.install("log=off", instrumentation, false, "0");
     verify(instrumentation).addTransformer(any(WeirTransformer.class), eq(true));
     verify(instrumentation).getAllLoadedClasses();
     verify(instrumentation, never()).retransformClasses(any(Class[].class));

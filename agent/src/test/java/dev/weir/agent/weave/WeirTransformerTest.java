@@ -19,7 +19,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,11 +42,7 @@ class WeirTransformerTest {
   @BeforeEach
   void weave() throws Exception {
     AgentLog.setLevel(AgentLog.OFF); // the invalid fixture method logs an error on every weave
-    transformer =
-        new WeirTransformer(
-            () ->
-                new Weaver(
-                    clock, new ApiOnlyLocator(getClass().getClassLoader()), ConfigLimits.NONE));
+    transformer = new WeirTransformer(() -> new Weaver(clock, ConfigLimits.NONE));
     woven = new WeavingLoader(transformer).loadClass(FIXTURE);
     woven.getField("bodyRuns").setInt(null, 0);
   }
@@ -170,27 +165,6 @@ class WeirTransformerTest {
             .getClassLoader()
             .getResourceAsStream(className.replace('.', '/') + ".class")) {
       return in.readAllBytes();
-    }
-  }
-
-  /** Serves the {@code dev.weir} API class files only, as the agent jar's root does. */
-  private static final class ApiOnlyLocator implements ClassFileLocator {
-    private final ClassFileLocator all;
-
-    ApiOnlyLocator(ClassLoader loader) {
-      this.all = ClassFileLocator.ForClassLoader.of(loader);
-    }
-
-    @Override
-    public Resolution locate(String name) throws IOException {
-      return name.matches("dev\\.weir\\.[A-Za-z$]+")
-          ? all.locate(name)
-          : new Resolution.Illegal(name);
-    }
-
-    @Override
-    public void close() throws IOException {
-      all.close();
     }
   }
 

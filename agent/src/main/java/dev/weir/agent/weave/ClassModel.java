@@ -1,0 +1,265 @@
+package dev.weir.agent.weave;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.bytebuddy.jar.asm.AnnotationVisitor;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.Type;
+import net.bytebuddy.utility.OpenedClassReader;
+
+/**
+ * What the weaver needs to know of a class file, read in one pass that skips code: its name, access
+ * and version, and for each method its access, name, descriptor, the values written in its
+ * {@code @TokenBucket} or {@code @LeakyBucket}, and which parameters carry {@code @LimitKey}.
+ *
+ * <p>Nothing is resolved: no other class file is read and no type is loaded, so a signature naming
+ * a class that cannot be found (an optional dependency) changes nothing. An annotation's values are
+ * those in the class file only; the annotation type's defaults are the weaver's business.
+ *
+ * <p>Immutable once read.
+ */
+final class ClassModel {
+  static final String TOKEN_BUCKET = "Ldev/weir/TokenBucket;";
+  static final String LEAKY_BUCKET = "Ldev/weir/LeakyBucket;";
+  static final String LIMIT_KEY = "Ldev/weir/LimitKey;";
+
+  /** The class's internal name, {@code a/b/C$D}. */
+  final String internalName;
+
+  /** The class's binary name, {@code a.b.C$D}. */
+  final String name;
+
+  /** The class's access flags; {@link Opcodes#ACC_INTERFACE} for an interface. */
+  final int access;
+
+  /** The class file's major version (49 for Java 5, 52 for Java 8). */
+  final int majorVersion;
+
+  /** The methods in class file order. */
+  final List<MethodModel> methods;
+
+  private ClassModel(String internalName, int access, int majorVersion, List<MethodModel> methods) {
+    this.internalName = internalName;
+    this.name = internalName.replace('/', '.');
+    this.access = access;
+    this.majorVersion = majorVersion;
+    this.methods = Collections.unmodifiableList(methods);
+  }
+
+  /**
+   * Reads a class file.
+   *
+   * @param classFile a reader of the class file
+   * @return its model
+   * @throws RuntimeException (from ASM) if the class file is malformed
+   */
+  static ClassModel read(ClassReader classFile) {
+    Reader reader = new Reader();
+    classFile.accept(
+        reader, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return new ClassModel(reader.internalName, reader.access, reader.major, reader.methods);
+  }
+
+  boolean isInterface() {
+    return (access & Opcodes.ACC_INTERFACE) != 0;
+  }
+
+  /** Whether the class file may carry stack map frames (Java 6, major version 50, and later). */
+  boolean hasFrames() {
+    return majorVersion >= Opcodes.V1_6;
+  }
+
+  /** One method of the class file. */
+  static final class MethodModel {
+    final int access;
+    final String name;
+    final String descriptor;
+    final Type[] parameterTypes;
+    final Type returnType;
+
+    /** The values written in the method's {@code @TokenBucket}, or null if it has none. */
+    Map<String, Object> tokenBucket;
+
+    /** The values written in the method's {@code @LeakyBucket}, or null if it has none. */
+    Map<String, Object> leakyBucket;
+
+    /** The indexes of the parameters that carry {@code @LimitKey}, in order. */
+    final List<Integer> limitKeys = new ArrayList<Integer>(1);
+
+    MethodModel(int access, String name, String descriptor) {
+      this.access = access;
+      this.name = name;
+      this.descriptor = descriptor;
+      this.parameterTypes = Type.getArgumentTypes(descriptor);
+      this.returnType = Type.getReturnType(descriptor);
+    }
+
+    boolean is(int flag) {
+      return (access & flag) != 0;
+    }
+
+    boolean isStatic() {
+      return is(Opcodes.ACC_STATIC);
+    }
+
+    boolean isConstructor() {
+      return name.equals("<init>");
+    }
+
+    boolean carriesLimit() {
+      return tokenBucket != null || leakyBucket != null;
+    }
+
+    /** The parameter types as Java source names: {@code int}, {@code java.lang.String[]}. */
+    List<String> parameterNames() {
+      List<String> names = new ArrayList<String>(parameterTypes.length);
+      for (Type t : parameterTypes) {
+        names.add(t.getClassName());
+      }
+      return names;
+    }
+
+    /** {@code (int,java.lang.String)}. */
+    String parameterList() {
+      return "(" + String.join(",", parameterNames()) + ")";
+    }
+
+    /** The local variable slot of parameter {@code index} ({@code this} is slot 0 if any). */
+    int slotOf(int index) {
+      int slot = isStatic() ? 0 : 1;
+      for (int i = 0; i < index; i++) {
+        slot += parameterTypes[i].getSize();
+      }
+      return slot;
+    }
+
+    /** The slots the arguments take, {@code this} included. */
+    int argumentsSize() {
+      return slotOf(parameterTypes.length);
+    }
+  }
+
+  private static final class Reader extends ClassVisitor {
+    String internalName;
+    int access;
+    int major;
+    final List<MethodModel> methods = new ArrayList<MethodModel>();
+
+    Reader() {
+      super(OpenedClassReader.ASM_API);
+    }
+
+    @Override
+    public void visit(
+        int version,
+        int access,
+        String name,
+        String signature,
+        String superName,
+        String[] interfaces) {
+      this.internalName = name;
+      this.access = access;
+      this.major = version & 0xFFFF;
+    }
+
+    @Override
+    public MethodVisitor visitMethod(
+        int access, String name, String descriptor, String signature, String[] exceptions) {
+      final MethodModel method = new MethodModel(access, name, descriptor);
+      methods.add(method);
+      return new MethodVisitor(OpenedClassReader.ASM_API) {
+        // JVMS 4.7.18: the parameter annotation attributes may count fewer parameters than the
+        // descriptor (javac leaves out an inner class constructor's outer instance, an enum
+        // constructor's name and ordinal); those are the leading ones
+        private int visibleShift;
+        private int invisibleShift;
+
+        @Override
+        public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+          if (descriptor.equals(TOKEN_BUCKET)) {
+            method.tokenBucket = new HashMap<String, Object>();
+            return new Values(method.tokenBucket);
+          }
+          if (descriptor.equals(LEAKY_BUCKET)) {
+            method.leakyBucket = new HashMap<String, Object>();
+            return new Values(method.leakyBucket);
+          }
+          return null;
+        }
+
+        @Override
+        public void visitAnnotableParameterCount(int parameterCount, boolean visible) {
+          int shift = Math.max(0, method.parameterTypes.length - parameterCount);
+          if (visible) {
+            visibleShift = shift;
+          } else {
+            invisibleShift = shift;
+          }
+        }
+
+        @Override
+        public AnnotationVisitor visitParameterAnnotation(
+            int parameter, String descriptor, boolean visible) {
+          if (descriptor.equals(LIMIT_KEY)) {
+            method.limitKeys.add(parameter + (visible ? visibleShift : invisibleShift));
+          }
+          return null;
+        }
+      };
+    }
+  }
+
+  /** Collects an annotation's element values; an enum constant is kept as its name. */
+  private static final class Values extends AnnotationVisitor {
+    private final Map<String, Object> values;
+
+    Values(Map<String, Object> values) {
+      super(OpenedClassReader.ASM_API);
+      this.values = values;
+    }
+
+    @Override
+    public void visit(String name, Object value) {
+      values.put(name, value);
+    }
+
+    @Override
+    public void visitEnum(String name, String descriptor, String value) {
+      values.put(name, new EnumValue(descriptor, value));
+    }
+
+    @Override
+    public AnnotationVisitor visitArray(String name) {
+      values.put(name, new Object[0]); // no limit attribute is an array: read as a wrong type
+      return null;
+    }
+
+    @Override
+    public AnnotationVisitor visitAnnotation(String name, String descriptor) {
+      values.put(name, Type.getType(descriptor)); // nor an annotation
+      return null;
+    }
+  }
+
+  /** An enum constant written in an annotation. */
+  static final class EnumValue {
+    final String typeDescriptor;
+    final String constant;
+
+    EnumValue(String typeDescriptor, String constant) {
+      this.typeDescriptor = typeDescriptor;
+      this.constant = constant;
+    }
+
+    @Override
+    public String toString() {
+      return Type.getType(typeDescriptor).getClassName() + "." + constant;
+    }
+  }
+}
