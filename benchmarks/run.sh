@@ -18,11 +18,12 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 jmh() { java -jar "$JAR" -wi 3 -w 1 -i 4 -r 1 -foe true "$@"; }
 
-jmh -t 1 -f 2 -rf csv -rff "$OUT/peers-t1.csv" PeerAcquireBenchmark
-# two threads on two cores land in one of two speeds per fork (scheduling): more forks
-jmh -t 2 -f 4 -rf csv -rff "$OUT/peers-t2.csv" PeerAcquireBenchmark
-jmh -t 1 -f 2 -jvmArgsAppend "-javaagent:$AGENT" -rf csv -rff "$OUT/woven.csv" WovenCallBenchmark
-jmh -t 1 -f 2 -rf csv -rff "$OUT/keyed.csv" KeyedAcquireBenchmark
+jmh -t 1 -f 2 -rf json -rff "$OUT/peers-t1.json" PeerAcquireBenchmark
+# two threads switch between two speeds within a fork (where the host puts the two virtual CPUs):
+# more forks, and Report compares Weir with the floor level by level
+jmh -t 2 -f 4 -rf json -rff "$OUT/peers-t2.json" PeerAcquireBenchmark
+jmh -t 1 -f 2 -jvmArgsAppend "-javaagent:$AGENT" -rf json -rff "$OUT/woven.json" WovenCallBenchmark
+jmh -t 1 -f 2 -rf json -rff "$OUT/keyed.json" KeyedAcquireBenchmark
 benchmarks/startup/run.sh 15 | tee "$OUT/startup.md"
 java -Xmx1g -cp "$JAR" dev.weir.benchmarks.KeyMemory | tee "$OUT/memory.txt"
 java -cp "$JAR" dev.weir.benchmarks.ShapingAccuracy 5 | tee "$OUT/shaping.txt"

@@ -8,16 +8,20 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
  * How closely a shaping limiter keeps its schedule: 8 threads call as fast as they can through a
  * limiter of 1,000 calls a second, and each departure is compared with the ideal schedule {@code
  * first + k * 1 ms}. Weir's leaky bucket ({@code SHAPING}, {@code WAIT}) beside Guava's blocking
- * {@code RateLimiter.acquire()}.
+ * {@code RateLimiter.acquire()}, and beside a floor: the ideal schedule with nothing but parking
+ * ({@link #floor()}), which shows what the platform's timer and scheduler cost any such limiter.
  *
  * <p>Prints, for each, the deviation from the schedule (p50, p99, max, in microseconds) and the
- * gaps between consecutive departures (p1, p50, p99, in microseconds), as {@code key=value} lines.
+ * gaps between consecutive departures (p1, p50, p99, min, max, in microseconds), as {@code
+ * key=value} lines.
  */
 public final class ShapingAccuracy {
   static final int THREADS = 8;
@@ -34,6 +38,7 @@ public final class ShapingAccuracy {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     report("weir", measure(weir(), seconds));
     report("guava", measure(guava(), seconds));
+    report("floor", measure(floor(), seconds));
   }
 
   static Gate weir() {
@@ -54,6 +59,22 @@ public final class ShapingAccuracy {
     return () -> {
       if (limiter.acquire() != 0) {
         throw new IllegalStateException("a WAIT leaky bucket with room for every thread limited");
+      }
+    };
+  }
+
+  /**
+   * The floor of any limiter that parks its waiters: the ideal schedule handed out by one {@code
+   * getAndAdd} on a shared slot counter, each thread parking until its slot. What it misses is the
+   * platform's (timer wake-ups, CPUs taken away by the host), not a limiter's.
+   */
+  static Gate floor() {
+    long interval = TimeUnit.SECONDS.toNanos(1) / RATE;
+    AtomicLong nextSlot = new AtomicLong(System.nanoTime());
+    return () -> {
+      long slot = nextSlot.getAndAdd(interval);
+      for (long now = System.nanoTime(); now < slot; now = System.nanoTime()) {
+        LockSupport.parkNanos(slot - now);
       }
     };
   }

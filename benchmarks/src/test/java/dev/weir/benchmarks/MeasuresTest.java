@@ -46,6 +46,17 @@ class MeasuresTest {
   }
 
   @Test
+  void theFloorGateKeepsTheScheduleToo() {
+    long first = System.nanoTime();
+    ShapingAccuracy.Gate gate = ShapingAccuracy.floor(); // its schedule starts as it is made
+    for (int i = 0; i < 200; i++) {
+      gate.pass();
+    }
+    long span = System.nanoTime() - first;
+    assertTrue(span >= 199_000_000L, "200 departures at 1,000/s take at least 199 ms: " + span);
+  }
+
+  @Test
   void keyMemoryAdmitsEveryKeyOnceAndReportsEachFigure() throws Exception {
     PrintStream out = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();

@@ -1,10 +1,17 @@
 package dev.weir.benchmarks;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The report reads every result file and judges each goal from the figures it was given. */
@@ -14,17 +21,17 @@ class ReportTest {
   }
 
   private static Path results() throws URISyntaxException {
-    return Paths.get(ReportTest.class.getResource("/results/peers-t1.csv").toURI()).getParent();
+    return Paths.get(ReportTest.class.getResource("/results/peers-t1.json").toURI()).getParent();
   }
 
   @Test
   void judgesEachGoalFromTheFigures() throws Exception {
     String md = report();
     assertContains(
-        md, "| Weir's core at most 1.1× the floor in every cell | worst cell 1.23× | **missed** |");
+        md, "| Weir's core at most 1.1× the floor in every cell | worst cell 1.24× | **missed** |");
     assertContains(
         md,
-        "| Weir's core ahead of every peer in every cell (error bars apart) | ahead in all 16 comparisons | met |");
+        "| Weir's core ahead of every peer in every cell (error bars or levels apart) | ahead in all 16 comparisons | met |");
     assertContains(
         md,
         "| a woven call adds at most the floor + 10 ns to the plain call | adds 23.5 ns; floor + 10 = 30.0 ns | met |");
@@ -45,7 +52,8 @@ class ReportTest {
             + " 0.96 to 1.05 ms (Guava 0.09 to 1.90 ms) | met |");
     assertContains(
         md,
-        "| every gap, min to max, between 0.5 and 1.5 ms | 0.86 to 1.13 ms (Guava 0.00 to 2.07 ms)"
+        "| every gap, min to max, between 0.5 and 1.5 ms | 0.86 to 1.13 ms (Guava 0.00 to 2.07 ms;"
+            + " the parking floor 0.04 to 1.98 ms)"
             + " | met |");
   }
 
@@ -58,31 +66,128 @@ class ReportTest {
     assertContains(md, "| 30.0 ± 0.5 | 32.0 ± 1.0 | 40.0 ± 2.0 | 80.0 ± 3.0 |");
     assertContains(md, "| Weir, ten patterns (one matches) | 623 | 1.70 |");
     assertContains(md, "| Guava acquire() | 249 | 631 | 1375 | 94 | 991 | 1900 | 0 | 2071 |");
+    assertContains(
+        md,
+        "| floor: the ideal schedule, each thread parking until its slot | 25 | 80 | 1020 | 960 | 999"
+            + " | 1048 | 40 | 1980 |");
   }
 
   @Test
   void aPeerWithinTheErrorBarsIsNotCountedAsBeaten() throws Exception {
-    Path dir = java.nio.file.Files.createTempDirectory("report");
-    for (String f :
-        new String[] {
-          "peers-t1.csv",
-          "peers-t2.csv",
-          "woven.csv",
-          "keyed.csv",
-          "startup.md",
-          "memory.txt",
-          "shaping.txt"
-        }) {
-      String text = java.nio.file.Files.readString(results().resolve(f));
-      if (f.equals("peers-t1.csv")) {
-        text =
-            text.replace(
-                "resilience4j\",\"avgt\",1,8,35.0,1.0", "resilience4j\",\"avgt\",1,8,21.5,1.0");
-      }
-      java.nio.file.Files.writeString(dir.resolve(f), text);
-    }
+    Path dir =
+        copyWith(
+            "peers-t1.json",
+            results -> {
+              JsonObject metric = find(results, "resilience4j", "available");
+              metric.addProperty("score", 21.5);
+              metric.addProperty("scoreError", 1.0);
+            });
     String md = new Report(dir).write();
     assertContains(md, "not clearly ahead of resilience4j (available, 1 thread(s))");
+  }
+
+  @Test
+  void errorBarsThatStraddleTheGoalLeaveItOpen() throws Exception {
+    Path dir =
+        copyWith(
+            "peers-t2.json",
+            results -> {
+              JsonObject metric = find(results, "weir", "exhausted");
+              metric.addProperty("score", 21.0);
+              metric.addProperty("scoreError", 2.0); // 19.0 to 23.0 against a floor of 19.9 ± 0.2
+            });
+    assertContains(
+        new Report(dir).write(),
+        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.16× | **not settled**");
+  }
+
+  @Test
+  void twoLevelsAreComparedLevelByLevel() throws Exception {
+    Path dir =
+        copyWith(
+            "peers-t2.json",
+            results -> {
+              // the floor mostly fast, Weir mostly slow: 1.35 on average, 0.96 and 1.08 by level
+              raw(find(results, "floor", "available"), 54, 55, 53, 54, 54, 91, 92, 91);
+              raw(find(results, "weir", "available"), 52, 98, 53, 97, 52, 99, 98, 52);
+              find(results, "floor", "available").addProperty("score", 63.5);
+              find(results, "weir", "available").addProperty("score", 75.1);
+              JsonObject exhausted = find(results, "weir", "exhausted"); // as the floor
+              exhausted.addProperty("score", 20.0);
+              raw(exhausted, 20, 20, 20, 20, 20, 20, 20, 20);
+            });
+    String md = new Report(dir).write();
+    assertContains(md, "| Weir / floor | 1.05 | 1.08 | 0.96 / 1.08 by level | 1.00 |");
+    // the worst cell is now one-thread exhausted: (21.5 + 0.2) / (20.0 - 0.1)
+    assertContains(
+        md, "| Weir's core at most 1.1× the floor in every cell | worst cell 1.09× | met |");
+    assertContains(md, "| **Weir** core | 52.0 (4) · 98.0 (4) | 20.0 (8) |");
+    assertContains(
+        md, "| floor: `nanoTime()` + `AtomicLong` CAS | 54.0 (5) · 91.0 (3) | 20.0 (8) |");
+
+    Path slower =
+        copyWith(
+            "peers-t2.json",
+            results -> {
+              raw(find(results, "floor", "available"), 54, 55, 53, 54, 54, 55, 91, 92, 91);
+              raw(find(results, "weir", "available"), 52, 110, 53, 111, 52, 112, 53);
+              JsonObject exhausted = find(results, "weir", "exhausted"); // as the floor
+              exhausted.addProperty("score", 20.0);
+              raw(exhausted, 20, 20, 20, 20, 20, 20, 20, 20);
+            });
+    String slowerMd = new Report(slower).write();
+    assertContains(slowerMd, "| 0.97 / 1.22 by level |");
+    assertContains(
+        slowerMd,
+        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.22× | **missed** |");
+  }
+
+  @Test
+  void oneStrayIterationIsNotALevel() {
+    Report.Score score = new Report.Score(60, 5, new double[] {54, 55, 53, 54, 54, 91, 92, 91});
+    assertEquals(2, score.levels().size());
+    Report.Score stray = new Report.Score(60, 5, new double[] {54, 55, 53, 54, 54, 55, 92});
+    assertEquals(1, stray.levels().size(), "fewer than three iterations make no level");
+    Report.Score close = new Report.Score(60, 5, new double[] {54, 55, 53, 64, 65, 66});
+    assertEquals(1, close.levels().size(), "a step under 1.3x is noise, not a level");
+  }
+
+  /** A copy of the fixture results with one JSON file changed. */
+  private static Path copyWith(String file, Consumer<JsonArray> change) throws Exception {
+    Path dir = Files.createTempDirectory("report");
+    try (var files = Files.list(results())) {
+      for (Path f : files.toList()) {
+        String text = Files.readString(f);
+        if (f.getFileName().toString().equals(file)) {
+          JsonArray results = JsonParser.parseString(text).getAsJsonArray();
+          change.accept(results);
+          text = results.toString();
+        }
+        Files.writeString(dir.resolve(f.getFileName()), text);
+      }
+    }
+    return dir;
+  }
+
+  private static JsonObject find(JsonArray results, String method, String state) {
+    for (JsonElement e : results) {
+      JsonObject o = e.getAsJsonObject();
+      if (o.get("benchmark").getAsString().endsWith("." + method)
+          && o.getAsJsonObject("params").get("state").getAsString().equals(state)) {
+        return o.getAsJsonObject("primaryMetric");
+      }
+    }
+    throw new AssertionError(method + "/" + state);
+  }
+
+  private static void raw(JsonObject metric, double... iterations) {
+    JsonArray fork = new JsonArray();
+    for (double i : iterations) {
+      fork.add(i);
+    }
+    JsonArray forks = new JsonArray();
+    forks.add(fork);
+    metric.add("rawData", forks);
   }
 
   private static void assertContains(String text, String expected) {
