@@ -22,4 +22,22 @@ final class Floor {
     state.compareAndSet(seen, now);
     return seen;
   }
+
+  /**
+   * Reads the clock and stores the reading, retrying the CAS until it succeeds: what any limiter
+   * that must not lose an update pays when another thread changed the cell between its read and its
+   * CAS. Alone on the cell, the same work as {@link #tick}.
+   *
+   * @param state the shared cell
+   * @return the value replaced
+   */
+  static long tickRetrying(AtomicLong state) {
+    long now = System.nanoTime();
+    for (; ; ) {
+      long seen = state.get();
+      if (state.compareAndSet(seen, now)) {
+        return seen;
+      }
+    }
+  }
 }

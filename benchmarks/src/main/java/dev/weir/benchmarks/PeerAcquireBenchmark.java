@@ -55,6 +55,7 @@ public class PeerAcquireBenchmark {
   public String state;
 
   private final AtomicLong floorState = new AtomicLong();
+  private final AtomicLong retryingFloorState = new AtomicLong();
   private GcraBucket weir;
   private Bucket bucket4j;
   private com.google.common.util.concurrent.RateLimiter guava;
@@ -128,6 +129,16 @@ public class PeerAcquireBenchmark {
   @Benchmark
   public long floor() {
     return Floor.tick(floorState);
+  }
+
+  /**
+   * The floor, retrying its CAS until it succeeds as a limiter must: for scale under contention.
+   *
+   * @return the value replaced, so the JIT keeps the work
+   */
+  @Benchmark
+  public long floorRetrying() {
+    return Floor.tickRetrying(retryingFloorState);
   }
 
   /**

@@ -143,11 +143,29 @@ class ReportTest {
   }
 
   @Test
+  void levelsThatDifferBoundTheRatioByTheirExtremes() throws Exception {
+    Path dir =
+        copyWith(
+            "peers-t2.json",
+            results -> {
+              raw(find(results, "floor", "exhausted"), 97, 93, 98, 98, 55, 56, 57, 59);
+              JsonObject weir = find(results, "weir", "exhausted");
+              weir.addProperty("score", 27.0);
+              weir.addProperty("scoreError", 0.5);
+              raw(weir, 27, 27, 27, 27, 27, 27, 27, 27);
+            });
+    // (27.0 - 0.5) / 97.5 to (27.0 + 0.5) / 56.5: the floor's upper and lower level medians
+    assertContains(new Report(dir).write(), "| 0.27 to 0.49 (levels differ) |");
+  }
+
+  @Test
   void oneStrayIterationIsNotALevel() {
     Report.Score score = new Report.Score(60, 5, new double[] {54, 55, 53, 54, 54, 91, 92, 91});
     assertEquals(2, score.levels().size());
     Report.Score stray = new Report.Score(60, 5, new double[] {54, 55, 53, 54, 54, 55, 92});
-    assertEquals(1, stray.levels().size(), "fewer than three iterations make no level");
+    assertEquals(1, stray.levels().size(), "one iteration makes no level");
+    Report.Score two = new Report.Score(60, 5, new double[] {54, 55, 53, 54, 54, 101, 100});
+    assertEquals(2, two.levels().size(), "two iterations do");
     Report.Score close = new Report.Score(60, 5, new double[] {54, 55, 53, 64, 65, 66});
     assertEquals(1, close.levels().size(), "a step under 1.3x is noise, not a level");
   }
