@@ -2,6 +2,7 @@
 # Runs every Weir benchmark with settings that fit a 2-core machine in under 15 minutes, and writes
 # BENCHMARKS.md at the top of the repository from that one run:
 #   PeerAcquireBenchmark  Weir's core, Bucket4j, Guava, Resilience4j, Failsafe and a floor; 1 and 2 threads
+#   ContendedPairs        two threads on one word, the floor and Weir taking turns in short slices
 #   WovenCallBenchmark    an annotated method beside the plain one, in a JVM with -javaagent
 #   KeyedAcquireBenchmark per-key acquires beside the plain one
 #   startup/run.sh        start-up of 5,000 classes, Weir beside an agent that does nothing
@@ -20,12 +21,13 @@ jmh() { java -jar "$JAR" -wi 3 -w 1 -i 4 -r 1 -foe true "$@"; }
 
 jmh -t 1 -f 2 -rf json -rff "$OUT/peers-t1.json" PeerAcquireBenchmark
 # two threads switch between two speeds within a fork (where the host puts the two virtual CPUs):
-# more forks, and Report compares Weir with the floor level by level
-jmh -t 2 -f 4 -rf json -rff "$OUT/peers-t2.json" PeerAcquireBenchmark
+# Report shows their levels; ContendedPairs below measures that cell interleaved
+jmh -t 2 -f 3 -rf json -rff "$OUT/peers-t2.json" PeerAcquireBenchmark
 jmh -t 1 -f 2 -jvmArgsAppend "-javaagent:$AGENT" -rf json -rff "$OUT/woven.json" WovenCallBenchmark
 jmh -t 1 -f 2 -rf json -rff "$OUT/keyed.json" KeyedAcquireBenchmark
 benchmarks/startup/run.sh 15 | tee "$OUT/startup.md"
 java -Xmx1g -cp "$JAR" dev.weir.benchmarks.KeyMemory | tee "$OUT/memory.txt"
+java -cp "$JAR" dev.weir.benchmarks.ContendedPairs 20 | tee "$OUT/contended.txt"
 java -cp "$JAR" dev.weir.benchmarks.ShapingAccuracy 5 | tee "$OUT/shaping.txt"
 java -cp "$JAR" dev.weir.benchmarks.Report "$OUT" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

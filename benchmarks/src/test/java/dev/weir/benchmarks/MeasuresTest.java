@@ -57,6 +57,33 @@ class MeasuresTest {
   }
 
   @Test
+  void contendedPairsTimeEachContenderAndWeirAdmits() throws Exception {
+    ContendedPairs pairs = new ContendedPairs();
+    assertEquals(0, pairs.call(2), "Weir's bucket admits, as in the available cell");
+    double[][] results = pairs.measure(3, 20_000);
+    assertEquals(3, results.length);
+    for (double[] round : results) {
+      assertEquals(ContendedPairs.CONTENDERS.length, round.length);
+      for (double nanosPerCall : round) {
+        assertTrue(nanosPerCall > 0 && nanosPerCall < 1_000_000, "ns per call: " + nanosPerCall);
+      }
+    }
+  }
+
+  @Test
+  void contendedPairsTakeTheMedianRatioWithItsInterval() {
+    // ratios weir / floor per round: 1.0, 2.0, 1.5, 1.2, 1.1
+    double[][] results = {{10, 0, 10}, {10, 0, 20}, {10, 0, 15}, {10, 0, 12}, {10, 0, 11}};
+    double[] ratio = ContendedPairs.medianRatio(results, 2, 0);
+    assertEquals(1.2, ratio[0], 1e-9);
+    assertEquals(1.0, ratio[1], 1e-9, "five rounds are too few for 95%: the extremes");
+    assertEquals(2.0, ratio[2], 1e-9);
+    assertEquals(0, ContendedPairs.confidenceRank(5));
+    assertEquals(2, ContendedPairs.confidenceRank(10));
+    assertEquals(6, ContendedPairs.confidenceRank(20), "the 6th and 15th of 20 (95.9%)");
+  }
+
+  @Test
   void keyMemoryAdmitsEveryKeyOnceAndReportsEachFigure() throws Exception {
     PrintStream out = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
