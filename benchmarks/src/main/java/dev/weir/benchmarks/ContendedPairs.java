@@ -1,47 +1,43 @@
 package dev.weir.benchmarks;
 
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.GcraBucket;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Two threads admitting on one shared word, with the floor and Weir's core taking turns in short
- * slices, so that each slice of Weir has slices of the floor just before and after it.
+ * Two threads acquiring on one shared limiter, with the floors, Weir and every peer taking turns in
+ * short slices, so that each slice of Weir has slices of the others just before and after it.
  *
  * <p>Why not JMH alone: on a small VM two threads sharing one cache line run at one of several
  * speeds (the cost of moving the line between the two virtual CPUs depends on where the host puts
  * them), and switch within seconds. JMH measures one benchmark, then the next, so a ratio of two
  * JMH averages mostly compares the speeds each happened to meet. Interleaving short slices pairs
- * like with like, as the start-up measure pairs whole-process runs; the cost of each call is the
- * same as in {@link PeerAcquireBenchmark} (the same methods, each slice a tight loop, warmed up
- * first).
+ * like with like, as the start-up measure pairs whole-process runs. Each call is a call of the
+ * {@link PeerAcquireBenchmark} method itself, in its {@code available} state (every call admitted);
+ * each slice is a tight loop of one of them, warmed up first.
  *
- * <p>Prints {@code key=value} lines: for each round, the ns per call of each contender; then the
- * medians over the rounds of Weir's ratios to the floor and to the retrying floor, and of the
- * retrying floor's to the floor, each with its 95% interval ({@code ...Low}, {@code ...High}).
+ * <p>Prints {@code key=value} lines: for each round, the ns per call of each contender; then, for
+ * Weir against each other contender, the median over the rounds of the ratio, with its 95% interval
+ * ({@code weirTo...}, {@code ...Low}, {@code ...High}).
  */
 public final class ContendedPairs {
-  static final String[] CONTENDERS = {"floor", "floorRetrying", "weir"};
+  static final String[] CONTENDERS = {
+    "floor", "floorRetrying", "weir", "bucket4j", "guava", "resilience4j", "failsafe"
+  };
+
+  static final int WEIR = 2;
 
   private static final int THREADS = 2;
 
-  private final AtomicLong floorState = new AtomicLong();
-  private final AtomicLong retryingState = new AtomicLong();
-  private final GcraBucket weir =
-      GcraBucket.create(
-          Discipline.TOKEN_BUCKET,
-          1e9,
-          TimeUnit.SECONDS,
-          1_000_000_000L,
-          false,
-          0,
-          System.nanoTime()); // PeerAcquireBenchmark's "available" bucket
+  private final PeerAcquireBenchmark limiters = new PeerAcquireBenchmark();
 
   private volatile long sink;
+
+  ContendedPairs() {
+    limiters.state = "available";
+    limiters.setUp();
+  }
 
   /**
    * One call of a contender.
@@ -52,22 +48,31 @@ public final class ContendedPairs {
   long call(int contender) {
     switch (contender) {
       case 0:
-        return Floor.tick(floorState);
+        return limiters.floor();
       case 1:
-        return Floor.tickRetrying(retryingState);
+        return limiters.floorRetrying();
+      case 2:
+        return limiters.weir();
+      case 3:
+        return limiters.bucket4j() ? 1 : 0;
+      case 4:
+        return limiters.guava() ? 1 : 0;
+      case 5:
+        return limiters.resilience4j() ? 1 : 0;
       default:
-        return weir.acquire(System.nanoTime(), 1, false);
+        return limiters.failsafe() ? 1 : 0;
     }
   }
 
   /**
-   * Runs one slice: both threads make {@code calls} calls of one contender at once.
+   * Runs one slice: both threads call one contender for {@code sliceNanos}.
    *
    * @return the mean ns per call over both threads
    */
-  double slice(int contender, int calls) throws Exception {
+  double slice(int contender, long sliceNanos) throws Exception {
     CyclicBarrier start = new CyclicBarrier(THREADS + 1);
     long[] nanos = new long[THREADS];
+    long[] calls = new long[THREADS];
     Thread[] threads = new Thread[THREADS];
     for (int t = 0; t < THREADS; t++) {
       int id = t;
@@ -80,11 +85,19 @@ public final class ContendedPairs {
                   return;
                 }
                 long begin = System.nanoTime();
+                long deadline = begin + sliceNanos;
                 long x = 0;
-                for (int i = 0; i < calls; i++) {
-                  x += call(contender);
-                }
-                nanos[id] = System.nanoTime() - begin;
+                long n = 0;
+                long now;
+                do {
+                  for (int i = 0; i < 256; i++) {
+                    x += call(contender);
+                  }
+                  n += 256;
+                  now = System.nanoTime();
+                } while (now < deadline);
+                nanos[id] = now - begin;
+                calls[id] = n;
                 sink = x;
               });
       threads[t].start();
@@ -93,7 +106,7 @@ public final class ContendedPairs {
     for (Thread t : threads) {
       t.join();
     }
-    return (double) (nanos[0] + nanos[1]) / THREADS / calls;
+    return ((double) nanos[0] / calls[0] + (double) nanos[1] / calls[1]) / THREADS;
   }
 
   /**
@@ -101,16 +114,16 @@ public final class ContendedPairs {
    *
    * @return ns per call, {@code [round][contender]}
    */
-  double[][] measure(int rounds, int callsPerSlice) throws Exception {
+  double[][] measure(int rounds, long sliceNanos) throws Exception {
     for (int warmUp = 0; warmUp < 3; warmUp++) {
       for (int c = 0; c < CONTENDERS.length; c++) {
-        slice(c, callsPerSlice);
+        slice(c, sliceNanos);
       }
     }
     double[][] results = new double[rounds][CONTENDERS.length];
     for (int r = 0; r < rounds; r++) {
       for (int c = 0; c < CONTENDERS.length; c++) {
-        results[r][c] = slice(c, callsPerSlice);
+        results[r][c] = slice(c, sliceNanos);
       }
     }
     return results;
@@ -153,13 +166,14 @@ public final class ContendedPairs {
   /**
    * Measures and prints.
    *
-   * @param args rounds (default 20) and calls per slice per thread (default 5,000,000)
+   * @param args rounds (default 20) and milliseconds per slice (default 300)
    * @throws Exception if a thread is interrupted
    */
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-    int calls = args.length > 1 ? Integer.parseInt(args[1]) : 5_000_000;
-    double[][] results = new ContendedPairs().measure(rounds, calls);
+    long sliceMillis = args.length > 1 ? Long.parseLong(args[1]) : 300;
+    double[][] results =
+        new ContendedPairs().measure(rounds, TimeUnit.MILLISECONDS.toNanos(sliceMillis));
     for (int r = 0; r < rounds; r++) {
       StringBuilder line = new StringBuilder("round" + r + "=");
       for (int c = 0; c < CONTENDERS.length; c++) {
@@ -171,9 +185,14 @@ public final class ContendedPairs {
       System.out.println(line);
     }
     System.out.printf(Locale.ROOT, "rounds=%d%n", rounds);
-    print("weirToFloor", medianRatio(results, 2, 0));
-    print("weirToRetryingFloor", medianRatio(results, 2, 1));
-    print("retryingFloorToFloor", medianRatio(results, 1, 0));
+    System.out.printf(Locale.ROOT, "sliceMillis=%d%n", sliceMillis);
+    for (int c = 0; c < CONTENDERS.length; c++) {
+      if (c != WEIR) {
+        print(
+            "weirTo" + Character.toUpperCase(CONTENDERS[c].charAt(0)) + CONTENDERS[c].substring(1),
+            medianRatio(results, WEIR, c));
+      }
+    }
   }
 
   private static void print(String name, double[] ratio) {

@@ -59,8 +59,11 @@ class MeasuresTest {
   @Test
   void contendedPairsTimeEachContenderAndWeirAdmits() throws Exception {
     ContendedPairs pairs = new ContendedPairs();
-    assertEquals(0, pairs.call(2), "Weir's bucket admits, as in the available cell");
-    double[][] results = pairs.measure(3, 20_000);
+    assertEquals(0, pairs.call(ContendedPairs.WEIR), "Weir's bucket admits");
+    for (int peer = 3; peer < ContendedPairs.CONTENDERS.length; peer++) {
+      assertEquals(1, pairs.call(peer), ContendedPairs.CONTENDERS[peer] + " admits");
+    }
+    double[][] results = pairs.measure(3, 2_000_000);
     assertEquals(3, results.length);
     for (double[] round : results) {
       assertEquals(ContendedPairs.CONTENDERS.length, round.length);

@@ -160,7 +160,12 @@ class ReportTest {
     String above =
         new Report(withContended("weirToFloorLow=0.980", "weirToFloorLow=1.120")).write();
     assertContains(above, "available: 1.02× interleaved, 1.12 to 1.06) | **missed** |");
-    assertContains(above, "| Weir / floor | 1.02 | 1.12 to 1.06 |");
+    assertContains(
+        above, "| Weir / floor: `nanoTime()` + `AtomicLong` CAS | 1.02 | 1.12 to 1.06 |");
+    String r4j =
+        new Report(withContended("weirToResilience4jHigh=0.700", "weirToResilience4jHigh=1.050"))
+            .write();
+    assertContains(r4j, "not clearly ahead of resilience4j (available, 2 thread(s)) | **missed**");
   }
 
   @Test
