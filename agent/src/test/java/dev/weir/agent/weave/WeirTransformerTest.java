@@ -19,6 +19,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
+import net.bytebuddy.jar.asm.AnnotationVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,6 +108,53 @@ class WeirTransformerTest {
     assertTrue(e.getCause() instanceof IllegalStateException);
     assertEquals(
         "invalid @TokenBucket on " + FIXTURE + "#zeroRate(): rate must be > 0 and finite, was 0.0",
+        e.getCause().getMessage());
+  }
+
+  @Test
+  void anAttributeOfAnotherTypeIsRefusedWithItsValue() throws Exception {
+    // a class compiled against another version of the annotation: rate written as an int, per as
+    // a string; each method is refused, naming the attribute and the value
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES);
+    cw.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC, "gen/WrongTypes", null, "java/lang/Object", null);
+    String[][] methods = {{"intRate", "rate"}, {"stringPer", "per"}};
+    for (String[] m : methods) {
+      MethodVisitor mv =
+          cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, m[0], "()V", null, null);
+      AnnotationVisitor av = mv.visitAnnotation("Ldev/weir/TokenBucket;", true);
+      if (m[1].equals("rate")) {
+        av.visit("rate", 5);
+      } else {
+        av.visit("rate", 5.0);
+        av.visit("per", "SECONDS");
+      }
+      av.visitEnd();
+      mv.visitCode();
+      mv.visitInsn(Opcodes.RETURN);
+      mv.visitMaxs(0, 0);
+      mv.visitEnd();
+    }
+    cw.visitEnd();
+    byte[] woven = transformer.transform(null, "gen/WrongTypes", null, null, cw.toByteArray());
+    assertNotNull(woven, "refused methods are woven to fail closed");
+    Class<?> type =
+        new ClassLoader(getClass().getClassLoader()) {
+          Class<?> define() {
+            return defineClass("gen.WrongTypes", woven, 0, woven.length);
+          }
+        }.define();
+    Method intRate = type.getMethod("intRate");
+    InvocationTargetException e =
+        assertThrows(InvocationTargetException.class, () -> intRate.invoke(null));
+    assertEquals(
+        "invalid @TokenBucket on gen.WrongTypes#intRate(): cannot read it (rate is 5, which is not"
+            + " a Double)",
+        e.getCause().getMessage());
+    Method stringPer = type.getMethod("stringPer");
+    e = assertThrows(InvocationTargetException.class, () -> stringPer.invoke(null));
+    assertEquals(
+        "invalid @TokenBucket on gen.WrongTypes#stringPer(): cannot read it (per is SECONDS,"
+            + " which is not an enum constant)",
         e.getCause().getMessage());
   }
 
