@@ -92,6 +92,14 @@ final class ClassModel {
     /** The indexes of the parameters that carry {@code @LimitKey}, in order. */
     final List<Integer> limitKeys = new ArrayList<Integer>(1);
 
+    /**
+     * Why the parameter annotations cannot be mapped onto the descriptor's parameters, or null when
+     * they can: a constructor of a local or anonymous class may have compiler-added parameters at
+     * either end (the outer instance first, captured variables last), and its class file does not
+     * say which.
+     */
+    String unmappedParameters;
+
     MethodModel(int access, String name, String descriptor) {
       this.access = access;
       this.name = name;
@@ -151,6 +159,12 @@ final class ClassModel {
     int major;
     final List<MethodModel> methods = new ArrayList<MethodModel>();
 
+    /** Whether the class is local or anonymous (it has an EnclosingMethod attribute). */
+    boolean localOrAnonymous;
+
+    /** Whether the class is an inner class: a member class that is not static. */
+    boolean innerMember;
+
     Reader() {
       super(OpenedClassReader.ASM_API);
     }
@@ -169,14 +183,27 @@ final class ClassModel {
     }
 
     @Override
+    public void visitOuterClass(String owner, String name, String descriptor) {
+      localOrAnonymous = true;
+    }
+
+    @Override
+    public void visitInnerClass(String name, String outerName, String innerName, int access) {
+      if (name.equals(internalName) && outerName != null) {
+        innerMember = (access & Opcodes.ACC_STATIC) == 0;
+      }
+    }
+
+    @Override
     public MethodVisitor visitMethod(
         int access, String name, String descriptor, String signature, String[] exceptions) {
       final MethodModel method = new MethodModel(access, name, descriptor);
       methods.add(method);
       return new MethodVisitor(OpenedClassReader.ASM_API) {
         // JVMS 4.7.18: the parameter annotation attributes may count fewer parameters than the
-        // descriptor (javac leaves out an inner class constructor's outer instance, an enum
-        // constructor's name and ordinal); those are the leading ones
+        // descriptor, and do not say which are left out. Known: an inner class constructor's outer
+        // instance and an enum constructor's name and ordinal lead (as Constructor#
+        // getParameterAnnotations also assumes); anything else is not mapped
         private int visibleShift;
         private int invisibleShift;
 
@@ -196,6 +223,24 @@ final class ClassModel {
         @Override
         public void visitAnnotableParameterCount(int parameterCount, boolean visible) {
           int shift = Math.max(0, method.parameterTypes.length - parameterCount);
+          boolean known =
+              shift == 0
+                  || (method.isConstructor()
+                      && !localOrAnonymous
+                      && ((shift == 1 && innerMember)
+                          || (shift == 2 && (Reader.this.access & Opcodes.ACC_ENUM) != 0)));
+          if (!known) {
+            method.unmappedParameters =
+                "its class file annotates "
+                    + parameterCount
+                    + " of its "
+                    + method.parameterTypes.length
+                    + " parameters without saying which"
+                    + (localOrAnonymous
+                        ? " (the compiler adds the outer instance and captured variables to a local"
+                            + " or anonymous class's constructor)"
+                        : "");
+          }
           if (visible) {
             visibleShift = shift;
           } else {

@@ -32,13 +32,18 @@ final class ConfigLimits {
       Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
 
   /**
-   * For each {@code Type+} pattern's type (internal name): the type and the subtypes seen so far. A
-   * class joins when one of its direct supertypes is in the set; the JVM loads supertypes first, so
-   * the set is complete for every class that loads after the agent started.
+   * For each {@code Type+} pattern's type (internal name): the subtypes seen so far, each as {@code
+   * LOADER_ID:internal/Name} with the id of its defining loader, so that a class of the same name
+   * in another loader, which need not be a subtype, is never taken for one. A class joins when one
+   * of its direct supertypes descends from the type; the JVM loads supertypes first, so the set is
+   * complete for every class that loads after the agent started.
    */
   private final Map<String, Set<String>> subtypes = new LinkedHashMap<String, Set<String>>();
 
-  /** For each class looked at: the {@code Type+} types it is or descends from (often none). */
+  /**
+   * For each class looked at, as {@code LOADER_ID:internal/Name} with the id of the loader it was
+   * resolved through: the {@code Type+} types it is or descends from (often none).
+   */
   private final Map<String, Set<String>> rootsByType = new ConcurrentHashMap<String, Set<String>>();
 
   private ConfigLimits() {}
@@ -71,7 +76,6 @@ final class ConfigLimits {
           if (!config.subtypes.containsKey(root)) {
             Set<String> family =
                 Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
-            family.add(root);
             config.subtypes.put(root, family);
           }
         }
@@ -99,10 +103,17 @@ final class ConfigLimits {
     return id;
   }
 
-  /** The first pattern entry matching the method, or null. */
-  Entry match(String typeName, String methodName, List<String> parameterTypes) {
+  /**
+   * The first pattern entry matching the method, or null.
+   *
+   * @param typeName the class's binary name
+   * @param methodName the method's name
+   * @param parameterTypes its parameter types as Java source names
+   * @param loader the class's defining loader, null for the bootstrap loader
+   */
+  Entry match(String typeName, String methodName, List<String> parameterTypes, ClassLoader loader) {
     for (Entry entry : entries) {
-      if (matchesType(entry.pattern, typeName)
+      if (matchesType(entry.pattern, typeName, loader)
           && entry.pattern.matchesMethod(methodName, parameterTypes)) {
         return entry;
       }
@@ -110,22 +121,36 @@ final class ConfigLimits {
     return null;
   }
 
-  /** Whether a class of this binary name may have methods a pattern matches (a cheap filter). */
-  boolean mayMatchType(String binaryName) {
+  /**
+   * Whether a class of this binary name may have methods a pattern matches (a cheap filter).
+   *
+   * @param binaryName the class's binary name
+   * @param loader its defining loader, null for the bootstrap loader
+   */
+  boolean mayMatchType(String binaryName, ClassLoader loader) {
     for (Entry entry : entries) {
-      if (matchesType(entry.pattern, binaryName)) {
+      if (matchesType(entry.pattern, binaryName, loader)) {
         return true;
       }
     }
     return false;
   }
 
-  private boolean matchesType(MethodPattern pattern, String binaryName) {
+  private boolean matchesType(MethodPattern pattern, String binaryName, ClassLoader loader) {
     if (!pattern.subtypes()) {
       return pattern.matchesTypeName(binaryName);
     }
+    if (pattern.typeName().equals(binaryName)) {
+      return true;
+    }
     Set<String> family = subtypes.get(pattern.typeName().replace('.', '/'));
-    return family != null && family.contains(binaryName.replace('.', '/'));
+    return family != null
+        && !family.isEmpty()
+        && family.contains(key(LimiterRegistry.loaderId(loader), binaryName.replace('.', '/')));
+  }
+
+  private static String key(int loaderId, String internalName) {
+    return loaderId + ":" + internalName;
   }
 
   /**
@@ -139,18 +164,19 @@ final class ConfigLimits {
    * @return true if it is a subtype of some {@code Type+} pattern's type
    */
   boolean noteSupertypes(String internalName, String[] directSupertypes, ClassLoader loader) {
+    int loaderId = LimiterRegistry.loaderId(loader);
     Set<String> roots = ownRoot(internalName);
     for (String supertype : directSupertypes) {
-      roots.addAll(rootsOf(supertype, loader, 0));
+      roots.addAll(rootsOf(supertype, loader, loaderId, 0));
     }
-    return record(internalName, roots);
+    return record(key(loaderId, internalName), roots);
   }
 
   /** Caches the roots of a class and adds it to their families; true if it has any. */
-  private boolean record(String internalName, Set<String> roots) {
-    rootsByType.put(internalName, roots);
+  private boolean record(String key, Set<String> roots) {
+    rootsByType.put(key, roots);
     for (String root : roots) {
-      subtypes.get(root).add(internalName);
+      subtypes.get(root).add(key);
     }
     return !roots.isEmpty();
   }
@@ -164,9 +190,13 @@ final class ConfigLimits {
     return roots;
   }
 
-  /** The {@code Type+} types that {@code internalName} is or descends from; cached. */
-  private Set<String> rootsOf(String internalName, ClassLoader loader, int depth) {
-    Set<String> known = rootsByType.get(internalName);
+  /**
+   * The {@code Type+} types that {@code internalName}, as {@code loader} resolves it, is or
+   * descends from; cached per loader.
+   */
+  private Set<String> rootsOf(String internalName, ClassLoader loader, int loaderId, int depth) {
+    String key = key(loaderId, internalName);
+    Set<String> known = rootsByType.get(key);
     if (known != null) {
       return known;
     }
@@ -175,11 +205,11 @@ final class ConfigLimits {
       byte[] classFile = WeirTransformer.classFileOf(loader, internalName);
       if (classFile != null) {
         for (String supertype : ClassHeader.supertypes(classFile)) {
-          roots.addAll(rootsOf(supertype, loader, depth + 1));
+          roots.addAll(rootsOf(supertype, loader, loaderId, depth + 1));
         }
       }
     }
-    rootsByType.put(internalName, roots);
+    rootsByType.put(key, roots);
     return roots;
   }
 
@@ -191,13 +221,18 @@ final class ConfigLimits {
    * @return true if it is a subtype of some {@code Type+} pattern's type
    */
   boolean noteLoaded(Class<?> type) {
-    return !subtypes.isEmpty() && record(type.getName().replace('.', '/'), rootsOf(type));
+    return !subtypes.isEmpty() && record(keyOf(type), rootsOf(type));
   }
 
-  /** As {@link #rootsOf(String, ClassLoader, int)}, walking loaded classes instead of files. */
+  private static String keyOf(Class<?> type) {
+    return key(LimiterRegistry.loaderId(type.getClassLoader()), type.getName().replace('.', '/'));
+  }
+
+  /** As {@link #rootsOf(String, ClassLoader, int, int)}, walking loaded classes, not files. */
   private Set<String> rootsOf(Class<?> type) {
     String internalName = type.getName().replace('.', '/');
-    Set<String> known = rootsByType.get(internalName);
+    String key = keyOf(type);
+    Set<String> known = rootsByType.get(key);
     if (known != null) {
       return known;
     }
@@ -208,7 +243,7 @@ final class ConfigLimits {
     for (Class<?> implemented : type.getInterfaces()) {
       roots.addAll(rootsOf(implemented));
     }
-    rootsByType.put(internalName, roots);
+    rootsByType.put(key, roots);
     return roots;
   }
 

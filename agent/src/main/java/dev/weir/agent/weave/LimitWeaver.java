@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.LeakyBucket;
+import dev.weir.OnLimit;
 import dev.weir.TokenBucket;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.Discipline;
@@ -25,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.Type;
 
 /**
  * Weaves a {@link LimitPrologue} into every method of a type that carries {@code @TokenBucket} or
@@ -79,7 +81,8 @@ final class LimitWeaver {
       if (method.is(Opcodes.ACC_BRIDGE) || method.is(Opcodes.ACC_SYNTHETIC)) {
         continue;
       }
-      ConfigLimits.Entry entry = config.match(type.name, method.name, method.parameterNames());
+      ConfigLimits.Entry entry =
+          config.match(type.name, method.name, method.parameterNames(), loader);
       if (entry != null && !hasNoBody(method)) {
         String origin = type.name + "#" + method.name + method.parameterList();
         String source = "'" + entry.name + "' (config: " + entry.pattern + ")";
@@ -90,10 +93,10 @@ final class LimitWeaver {
                   + origin
                   + " as "
                   + source
-                  + ": Weir calls "
+                  + ": Weir itself uses "
                   + type.name
-                  + " while it limits a call, so a limit there would call itself; it is left"
-                  + " unlimited");
+                  + " (to limit a call, or to weave and log), so a limit there would stop Weir;"
+                  + " it is left unlimited");
           continue;
         }
         if (method.carriesLimit()) {
@@ -228,16 +231,16 @@ final class LimitWeaver {
   }
 
   /**
-   * Whether Weir itself calls methods of this class while it limits a call: a limit there would
-   * call itself without end.
+   * Whether Weir itself calls methods of this class while it limits, weaves or logs: a limit there
+   * would call itself without end.
    */
   static boolean usedWhileLimiting(String typeName) {
     String outer =
         typeName.indexOf('$') < 0 ? typeName : typeName.substring(0, typeName.indexOf('$'));
     return USED_WHILE_LIMITING.contains(outer)
-        || (outer.startsWith("java.lang.")
-            && outer.indexOf('.', "java.lang.".length()) < 0
-            && outer.contains("Thread")) // Thread, ThreadLocal, VirtualThread, ...
+        // java.lang itself (strings, builders, boxes, threads, classes): Weir uses it everywhere,
+        // while it weaves and logs as well as while it limits
+        || (outer.startsWith("java.lang.") && outer.indexOf('.', "java.lang.".length()) < 0)
         || outer.startsWith("java.lang.ref.") // what ThreadLocal's map reads
         || outer.startsWith("java.lang.reflect.")
         || outer.startsWith("java.util.concurrent.locks.")
@@ -271,6 +274,24 @@ final class LimitWeaver {
               "java.lang.Short",
               "java.lang.Byte",
               "java.util.Arrays",
+              // the collections Weir weaves, logs and registers with
+              "java.util.AbstractCollection",
+              "java.util.AbstractList",
+              "java.util.AbstractMap",
+              "java.util.AbstractSet",
+              "java.util.ArrayList",
+              "java.util.Collection",
+              "java.util.Collections",
+              "java.util.HashMap",
+              "java.util.HashSet",
+              "java.util.Iterator",
+              "java.util.LinkedHashMap",
+              "java.util.LinkedHashSet",
+              "java.util.List",
+              "java.util.Map",
+              "java.util.Objects",
+              "java.util.Set",
+              "java.util.StringJoiner",
               "java.util.concurrent.ConcurrentHashMap",
               "java.util.concurrent.CopyOnWriteArrayList",
               "java.util.concurrent.atomic.LongAdder",
@@ -374,6 +395,13 @@ final class LimitWeaver {
   /** The index of the parameter carrying {@code @LimitKey}, or -1; more than one is a problem. */
   private static int limitKey(MethodModel method, List<String> problems) {
     List<Integer> keys = method.limitKeys;
+    if (!keys.isEmpty() && method.unmappedParameters != null) {
+      problems.add(
+          "@LimitKey cannot be matched to a parameter: "
+              + method.unmappedParameters
+              + "; put the limit on a method instead");
+      return -1;
+    }
     if (keys.size() > 1) {
       problems.add(
           "@LimitKey is on parameters "
@@ -492,6 +520,7 @@ final class LimitWeaver {
   }
 
   private static LimitSpec.Builder readTokenBucket(Map<String, Object> a) {
+    knownAttributes(a, TokenBucket.class);
     LimitSpec.Builder spec = LimitSpec.builder(Discipline.TOKEN_BUCKET);
     readShared(a, TOKEN_BUCKET_DEFAULTS, spec);
     spec.permits(value(a, TOKEN_BUCKET_DEFAULTS, "permits", Integer.class));
@@ -499,7 +528,8 @@ final class LimitWeaver {
   }
 
   private static LimitSpec.Builder readLeakyBucket(Map<String, Object> a) {
-    String mode = enumValue(a, LEAKY_BUCKET_DEFAULTS, "mode");
+    knownAttributes(a, LeakyBucket.class);
+    String mode = enumValue(a, LEAKY_BUCKET_DEFAULTS, "mode", LeakyBucket.Mode.class);
     LimitSpec.Builder spec =
         LimitSpec.builder(mode.equals("POLICING") ? Discipline.POLICING : Discipline.SHAPING);
     if (!mode.equals("POLICING") && !mode.equals("SHAPING")) {
@@ -513,14 +543,14 @@ final class LimitWeaver {
       Map<String, Object> a, Map<String, Object> defaults, LimitSpec.Builder spec) {
     spec.name(string(a, defaults, "name"));
     spec.rate(value(a, defaults, "rate", Double.class));
-    String per = enumValue(a, defaults, "per");
+    String per = enumValue(a, defaults, "per", TimeUnit.class);
     try {
       spec.per(TimeUnit.valueOf(per));
     } catch (IllegalArgumentException e) {
       spec.problem("per must be a java.util.concurrent.TimeUnit, was " + per);
     }
     spec.capacity(value(a, defaults, "capacity", Long.class));
-    String onLimit = enumValue(a, defaults, "onLimit");
+    String onLimit = enumValue(a, defaults, "onLimit", OnLimit.class);
     if (!onLimit.equals("REJECT") && !onLimit.equals("WAIT")) {
       spec.problem("onLimit must be REJECT or WAIT, was " + onLimit);
     }
@@ -542,9 +572,45 @@ final class LimitWeaver {
     }
     if (!type.isInstance(value)) {
       throw new IllegalArgumentException(
-          name + " is " + value + ", which is not a " + type.getSimpleName());
+          name + " is " + describe(value) + ", expected a " + type.getSimpleName());
     }
     return type.cast(value);
+  }
+
+  /** A value read from a class file, with its type: {@code 5 (Integer)}, {@code "5" (String)}. */
+  private static String describe(Object value) {
+    if (value instanceof String) {
+      return "\"" + value + "\" (String)";
+    }
+    if (value instanceof EnumValue) {
+      return value + " (enum constant)";
+    }
+    if (value.getClass().isArray()) {
+      return "an array";
+    }
+    if (value instanceof Type) {
+      return "an annotation";
+    }
+    return value + " (" + value.getClass().getSimpleName() + ")";
+  }
+
+  /**
+   * Refuses an attribute the agent's annotation type does not declare: a class compiled against
+   * another version of {@code weir-annotations}, whose meaning the agent cannot know.
+   */
+  private static void knownAttributes(Map<String, Object> written, Class<?> annotation) {
+    for (String name : written.keySet()) {
+      try {
+        annotation.getDeclaredMethod(name);
+      } catch (NoSuchMethodException e) {
+        throw new IllegalArgumentException(
+            "it has an attribute "
+                + name
+                + " that this agent's @"
+                + annotation.getSimpleName()
+                + " does not declare (compiled against another version of weir-annotations?)");
+      }
+    }
   }
 
   private static String string(
@@ -552,17 +618,19 @@ final class LimitWeaver {
     return value(written, defaults, name, String.class);
   }
 
-  /** An enum attribute's constant name. */
+  /** An enum attribute's constant name; the constant must be one of {@code type}. */
   private static String enumValue(
-      Map<String, Object> written, Map<String, Object> defaults, String name) {
+      Map<String, Object> written, Map<String, Object> defaults, String name, Class<?> type) {
     Object value = value(written, defaults, name, Object.class);
-    if (value instanceof EnumValue) {
+    if (value instanceof EnumValue
+        && Type.getType(((EnumValue) value).typeDescriptor).getClassName().equals(type.getName())) {
       return ((EnumValue) value).constant;
     }
-    if (value instanceof Enum) {
+    if (type.isInstance(value)) { // the default
       return ((Enum<?>) value).name();
     }
-    throw new IllegalArgumentException(name + " is " + value + ", which is not an enum constant");
+    throw new IllegalArgumentException(
+        name + " is " + describe(value) + ", expected a constant of " + type.getName());
   }
 
   /** The default of each attribute that has one; an enum default as its {@link Enum}. */

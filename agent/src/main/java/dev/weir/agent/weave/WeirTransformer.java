@@ -141,7 +141,9 @@ final class WeirTransformer implements ClassFileTransformer {
         continue;
       }
       boolean candidate =
-          config.hasPatterns() && (config.noteLoaded(type) || config.mayMatchType(type.getName()));
+          config.hasPatterns()
+              && (config.noteLoaded(type)
+                  || config.mayMatchType(type.getName(), type.getClassLoader()));
       if (!candidate && scanAnnotations && !isSkipped(internalName)) {
         byte[] classFile = classFileOf(type, internalName);
         candidate = classFile == null || mentionsLimit(internalName, classFile);
@@ -191,7 +193,7 @@ final class WeirTransformer implements ClassFileTransformer {
         config.hasSubtypePatterns()
             && classFile != null
             && config.noteSupertypes(internalName, ClassHeader.supertypes(classFile), loader);
-    return subtype || config.mayMatchType(internalName.replace('/', '.'));
+    return subtype || config.mayMatchType(internalName.replace('/', '.'), loader);
   }
 
   static boolean mentionsLimit(String internalName, byte[] classFile) {

@@ -117,16 +117,24 @@ class WeirTransformerTest {
     // a string; each method is refused, naming the attribute and the value
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES);
     cw.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC, "gen/WrongTypes", null, "java/lang/Object", null);
-    String[][] methods = {{"intRate", "rate"}, {"stringPer", "per"}};
+    String[][] methods = {
+      {"intRate", "rate"}, {"stringPer", "per"}, {"otherEnum", "per"}, {"unknown", "burst"}
+    };
     for (String[] m : methods) {
       MethodVisitor mv =
           cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, m[0], "()V", null, null);
       AnnotationVisitor av = mv.visitAnnotation("Ldev/weir/TokenBucket;", true);
-      if (m[1].equals("rate")) {
+      if (m[0].equals("intRate")) {
         av.visit("rate", 5);
       } else {
         av.visit("rate", 5.0);
+      }
+      if (m[0].equals("stringPer")) {
         av.visit("per", "SECONDS");
+      } else if (m[0].equals("otherEnum")) {
+        av.visitEnum("per", "Ljava/time/temporal/ChronoUnit;", "DAYS");
+      } else if (m[0].equals("unknown")) {
+        av.visit("burst", 9L);
       }
       av.visitEnd();
       mv.visitCode();
@@ -147,14 +155,43 @@ class WeirTransformerTest {
     InvocationTargetException e =
         assertThrows(InvocationTargetException.class, () -> intRate.invoke(null));
     assertEquals(
-        "invalid @TokenBucket on gen.WrongTypes#intRate(): cannot read it (rate is 5, which is not"
-            + " a Double)",
+        "invalid @TokenBucket on gen.WrongTypes#intRate(): cannot read it (rate is 5 (Integer),"
+            + " expected a Double)",
         e.getCause().getMessage());
     Method stringPer = type.getMethod("stringPer");
     e = assertThrows(InvocationTargetException.class, () -> stringPer.invoke(null));
     assertEquals(
-        "invalid @TokenBucket on gen.WrongTypes#stringPer(): cannot read it (per is SECONDS,"
-            + " which is not an enum constant)",
+        "invalid @TokenBucket on gen.WrongTypes#stringPer(): cannot read it (per is \"SECONDS\""
+            + " (String), expected a constant of java.util.concurrent.TimeUnit)",
+        e.getCause().getMessage());
+    Method otherEnum = type.getMethod("otherEnum");
+    e = assertThrows(InvocationTargetException.class, () -> otherEnum.invoke(null));
+    assertEquals(
+        "invalid @TokenBucket on gen.WrongTypes#otherEnum(): cannot read it (per is"
+            + " java.time.temporal.ChronoUnit.DAYS (enum constant), expected a constant of"
+            + " java.util.concurrent.TimeUnit)",
+        e.getCause().getMessage());
+    Method unknown = type.getMethod("unknown");
+    e = assertThrows(InvocationTargetException.class, () -> unknown.invoke(null));
+    assertEquals(
+        "invalid @TokenBucket on gen.WrongTypes#unknown(): cannot read it (it has an attribute"
+            + " burst that this agent's @TokenBucket does not declare (compiled against another"
+            + " version of weir-annotations?))",
+        e.getCause().getMessage());
+  }
+
+  @Test
+  void aKeyOnAConstructorWithParametersAddedAtBothEndsIsRefused() throws Exception {
+    Method local = woven.getMethod("localKeyed", String.class, int.class);
+    InvocationTargetException e =
+        assertThrows(InvocationTargetException.class, () -> local.invoke(null, "a", 1));
+    assertTrue(e.getCause() instanceof IllegalStateException, () -> "got " + e.getCause());
+    assertTrue(
+        e.getCause()
+            .getMessage()
+            .contains(
+                "@LimitKey cannot be matched to a parameter: its class file annotates 1 of its 2"
+                    + " parameters without saying which"),
         e.getCause().getMessage());
   }
 

@@ -1,0 +1,58 @@
+package dev.weir.agent.weave;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.agent.bootstrap.FakeClock;
+import dev.weir.agent.config.ConfigFile;
+import java.util.Collections;
+import org.junit.jupiter.api.Test;
+
+/** {@code Type+} patterns follow each class loader's own view of a class name. */
+class ConfigLimitsTest {
+  private static ConfigLimits subtypesOfSvc() {
+    ConfigFile file =
+        ConfigFile.parse(
+            "test.yaml",
+            "limits:\n"
+                + "  - name: svc\n"
+                + "    methods: \"q.Svc+#get\"\n"
+                + "    tokenBucket: { rate: 1 }\n");
+    assertTrue(file.errors().isEmpty(), file.errors().toString());
+    return ConfigLimits.register(file.limits(), new FakeClock(0));
+  }
+
+  @Test
+  void aClassOfTheSameNameInAnotherLoaderIsNotTakenForASubtype() {
+    ConfigLimits config = subtypesOfSvc();
+    ClassLoader a = new ClassLoader(null) {};
+    ClassLoader b = new ClassLoader(null) {};
+    assertTrue(config.noteSupertypes("q/Foo", new String[] {"java/lang/Object", "q/Svc"}, a));
+    assertFalse(config.noteSupertypes("q/Foo", new String[] {"java/lang/Object"}, b));
+    assertNotNull(config.match("q.Foo", "get", Collections.<String>emptyList(), a));
+    assertNull(
+        config.match("q.Foo", "get", Collections.<String>emptyList(), b),
+        "b's q.Foo does not implement q.Svc");
+    assertTrue(config.mayMatchType("q.Foo", a));
+    assertFalse(config.mayMatchType("q.Foo", b));
+    assertNotNull(
+        config.match("q.Svc", "get", Collections.<String>emptyList(), b),
+        "the pattern's own type matches in any loader");
+  }
+
+  @Test
+  void aSubclassOfASubtypeInAnotherLoaderFollowsThatLoadersAncestors() {
+    ConfigLimits config = subtypesOfSvc();
+    ClassLoader a = new ClassLoader(null) {};
+    ClassLoader b = new ClassLoader(null) {};
+    assertTrue(config.noteSupertypes("q/Base", new String[] {"java/lang/Object", "q/Svc"}, a));
+    assertFalse(config.noteSupertypes("q/Base", new String[] {"java/lang/Object"}, b));
+    // q/Leaf extends q/Base in both: each follows its own loader's q/Base
+    assertTrue(config.noteSupertypes("q/Leaf", new String[] {"q/Base"}, a));
+    assertFalse(config.noteSupertypes("q/Leaf", new String[] {"q/Base"}, b));
+    assertNotNull(config.match("q.Leaf", "get", Collections.<String>emptyList(), a));
+    assertNull(config.match("q.Leaf", "get", Collections.<String>emptyList(), b));
+  }
+}
