@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
  * {@link PeerAcquireBenchmark} method itself, in its {@code available} state (every call admitted);
  * each slice is a tight loop of one of them, warmed up first.
  *
+ * <p>The rounds are not independent (a speed can last several of them), so the interval is a guide
+ * rather than exact; the per-round figures are printed for that reason.
+ *
  * <p>Prints {@code key=value} lines: for each round, the ns per call of each contender; then, for
  * Weir against each other contender, the median over the rounds of the ratio, with its 95% interval
  * ({@code weirTo...}, {@code ...Low}, {@code ...High}).
@@ -122,7 +125,8 @@ public final class ContendedPairs {
     }
     double[][] results = new double[rounds][CONTENDERS.length];
     for (int r = 0; r < rounds; r++) {
-      for (int c = 0; c < CONTENDERS.length; c++) {
+      for (int i = 0; i < CONTENDERS.length; i++) {
+        int c = (r + i) % CONTENDERS.length; // each round starts one later: no fixed neighbours
         results[r][c] = slice(c, sliceNanos);
       }
     }
@@ -171,6 +175,10 @@ public final class ContendedPairs {
    */
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+    if (rounds < 6) {
+      throw new IllegalArgumentException(
+          "rounds must be at least 6 for a 95% interval of the median, was " + rounds);
+    }
     long sliceMillis = args.length > 1 ? Long.parseLong(args[1]) : 300;
     double[][] results =
         new ContendedPairs().measure(rounds, TimeUnit.MILLISECONDS.toNanos(sliceMillis));

@@ -29,8 +29,8 @@ class ReportTest {
     String md = report();
     assertContains(
         md,
-        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.24× (two threads,"
-            + " available: 1.02× interleaved, 0.98 to 1.06) | **missed** |");
+        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.24× (exhausted, 2"
+            + " thread(s)); two threads, available, interleaved: 1.02×, 0.98 to 1.06 | **missed** |");
     assertContains(
         md,
         "| Weir's core ahead of every peer in every cell (error bars or levels apart) | ahead in all 16 comparisons | met |");
@@ -100,8 +100,9 @@ class ReportTest {
             });
     assertContains(
         new Report(dir).write(),
-        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.16× (two threads,"
-            + " available: 1.02× interleaved, 0.98 to 1.06) | **not settled**");
+        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.16× (exhausted, 2"
+            + " thread(s)); two threads, available, interleaved: 1.02×, 0.98 to 1.06 | **not"
+            + " settled**");
   }
 
   @Test
@@ -124,8 +125,8 @@ class ReportTest {
     // the worst cell is now one-thread exhausted: (21.5 + 0.2) / (20.0 - 0.1)
     assertContains(
         md,
-        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.09× (two threads,"
-            + " available: 1.02× interleaved, 0.98 to 1.06) | met |");
+        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.09× (exhausted, 1"
+            + " thread(s)); two threads, available, interleaved: 1.02×, 0.98 to 1.06 | met |");
     assertContains(md, "| **Weir** core | 52.0 (4) · 98.0 (4) | 20.0 (8) |");
     assertContains(
         md, "| floor: `nanoTime()` + `AtomicLong` CAS | 54.0 (5) · 91.0 (3) | 20.0 (8) |");
@@ -145,8 +146,8 @@ class ReportTest {
     // shown, not judged: the interleaved measure judges that cell
     assertContains(
         slowerMd,
-        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.09× (two threads,"
-            + " available: 1.02× interleaved, 0.98 to 1.06) | met |");
+        "| Weir's core at most 1.1× the floor in every cell | worst cell 1.09× (exhausted, 1"
+            + " thread(s)); two threads, available, interleaved: 1.02×, 0.98 to 1.06 | met |");
   }
 
   @Test
@@ -155,17 +156,30 @@ class ReportTest {
         new Report(withContended("weirToFloorHigh=1.060", "weirToFloorHigh=1.150")).write();
     assertContains(
         straddling,
-        "| worst cell 1.15× (two threads, available: 1.02× interleaved, 0.98 to 1.15) |"
-            + " **not settled**");
+        "| worst cell 1.15× (available, 2 thread(s), interleaved); two threads, available,"
+            + " interleaved: 1.02×, 0.98 to 1.15 | **not settled**");
     String above =
-        new Report(withContended("weirToFloorLow=0.980", "weirToFloorLow=1.120")).write();
-    assertContains(above, "available: 1.02× interleaved, 1.12 to 1.06) | **missed** |");
+        new Report(
+                withContended(
+                    "weirToFloor=1.020", "weirToFloor=1.150",
+                    "weirToFloorLow=0.980", "weirToFloorLow=1.120",
+                    "weirToFloorHigh=1.060", "weirToFloorHigh=1.200"))
+            .write();
+    assertContains(above, "interleaved: 1.15×, 1.12 to 1.20 | **missed** |");
     assertContains(
-        above, "| Weir / floor: `nanoTime()` + `AtomicLong` CAS | 1.02 | 1.12 to 1.06 |");
+        above, "| Weir / floor: `nanoTime()` + `AtomicLong` CAS | 1.15 | 1.12 to 1.20 |");
     String r4j =
         new Report(withContended("weirToResilience4jHigh=0.700", "weirToResilience4jHigh=1.050"))
             .write();
-    assertContains(r4j, "not clearly ahead of resilience4j (available, 2 thread(s)) | **missed**");
+    assertContains(
+        r4j, "not clearly ahead of resilience4j (available, 2 thread(s)) | **not settled**");
+    String behind =
+        new Report(
+                withContended(
+                    "weirToResilience4jLow=0.600", "weirToResilience4jLow=1.010",
+                    "weirToResilience4jHigh=0.700", "weirToResilience4jHigh=1.050"))
+            .write();
+    assertContains(behind, "behind resilience4j (available, 2 thread(s)) | **missed**");
   }
 
   @Test
@@ -182,6 +196,14 @@ class ReportTest {
             });
     // (27.0 - 0.5) / 97.5 to (27.0 + 0.5) / 56.5: the floor's upper and lower level medians
     assertContains(new Report(dir).write(), "| 0.27 to 0.49 (levels differ) |");
+  }
+
+  @Test
+  void anUnknownBoundSettlesNothing() {
+    assertEquals(Report.Verdict.OPEN, Report.verdict(Double.NaN, Double.NaN, 1.1));
+    assertEquals(Report.Verdict.OPEN, Report.verdict(0.9, Double.NaN, 1.1));
+    assertEquals(Report.Verdict.MET, Report.verdict(0.9, 1.1, 1.1));
+    assertEquals(Report.Verdict.MISSED, Report.verdict(1.11, 1.2, 1.1));
   }
 
   @Test
@@ -214,10 +236,10 @@ class ReportTest {
   }
 
   /**
-   * A copy of the fixture results where the two-thread exhausted cell meets the goal, and one text
-   * of the interleaved measure is replaced.
+   * A copy of the fixture results where the two-thread exhausted cell meets the goal, and lines of
+   * the interleaved measure are replaced (old line, new line, ...).
    */
-  private static Path withContended(String old, String replacement) throws Exception {
+  private static Path withContended(String... oldThenNew) throws Exception {
     Path dir =
         copyWith(
             "peers-t2.json",
@@ -228,8 +250,11 @@ class ReportTest {
             });
     Path target = dir.resolve("contended.txt");
     String text = Files.readString(target);
-    assertTrue(text.contains(old), old);
-    Files.writeString(target, text.replace(old, replacement));
+    for (int i = 0; i < oldThenNew.length; i += 2) {
+      assertTrue(text.contains(oldThenNew[i] + "\n"), oldThenNew[i]);
+      text = text.replace(oldThenNew[i] + "\n", oldThenNew[i + 1] + "\n");
+    }
+    Files.writeString(target, text);
     return dir;
   }
 
