@@ -182,6 +182,35 @@ class ConfigIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void limitsOnTheJdkClassesWeirWritesAndWeavesWithNeverChargeWeir(String jdk) throws IOException {
+    // limiting the writers under System.err once killed the JVM in premain ("processing of
+    // -javaagent failed"), and limiting WeakHashMap made every later class load unwoven
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: writers",
+                "    methods: [\"java.io.BufferedWriter#write\", \"java.io.PrintStream#println\"]",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 1 }",
+                "  - name: maps",
+                "    methods: \"java.util.WeakHashMap#get\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 1 }",
+                "  - name: runnables",
+                "    methods: \"dev.weir.it.fixtures.Legacy$Sink+#write\"",
+                "    tokenBucket: { rate: 1, per: HOURS, capacity: 1 }",
+                ""));
+    Result r =
+        ForkedJvm.withAgent(jdk, "config=" + file + ",log=debug", "dev.weir.it.fixtures.QuietApp")
+            .assertExit(0);
+    assertTrue(r.err.contains("started: 3 limits from"), r.err);
+    assertTrue(
+        r.err.contains("invalid @TokenBucket on dev.weir.it.fixtures.QuietApp#invalid()"), r.err);
+    assertFalse(r.err.contains("could not weave"), r.err);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void anEntryWithoutMethodsOverridesTheAnnotatedLimiterOfItsName(String jdk) throws IOException {
     Path file =
         config(

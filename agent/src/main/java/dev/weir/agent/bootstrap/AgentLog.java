@@ -59,7 +59,12 @@ public final class AgentLog {
    * @param message the line
    */
   public static void fatal(String message) {
-    System.err.println("[weir] ERROR " + message);
+    CallDepth.enterWeir();
+    try {
+      System.err.println("[weir] ERROR " + message);
+    } finally {
+      CallDepth.leaveWeir();
+    }
   }
 
   /**
@@ -91,8 +96,13 @@ public final class AgentLog {
 
   private static void print(int atLevel, String tag, String message) {
     if (level >= atLevel) {
-      PrintStream err = System.err;
-      err.println("[weir] " + tag + message);
+      CallDepth.enterWeir(); // a config limit on the JDK's writers must not stop the line
+      try {
+        PrintStream err = System.err;
+        err.println("[weir] " + tag + message);
+      } finally {
+        CallDepth.leaveWeir();
+      }
     }
   }
 }

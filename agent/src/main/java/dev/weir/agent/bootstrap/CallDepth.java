@@ -9,10 +9,15 @@ import java.util.Arrays;
  * super}, both matched by {@code PreparedStatement+#executeUpdate}, cost one permit per call from
  * outside, not two.
  *
- * <p>One {@code int[]} per thread, indexed by limiter id; it holds no reference to any application
- * class or loader. Thread-confined, so no synchronization.
+ * <p>It also knows when the thread is inside Weir itself (weaving a class, writing a log line,
+ * starting): a config pattern may name a JDK class that Weir uses there (a writer of {@code
+ * System.err}, a map), and Weir's own calls are never charged, or a limit could stop Weir.
+ *
+ * <p>One {@code int[]} per thread: element 0 counts Weir's own sections, element {@code id + 1} the
+ * depth of limiter {@code id}; it holds no reference to any application class or loader.
+ * Thread-confined, so no synchronization.
  */
-final class CallDepth {
+public final class CallDepth {
   private static final ThreadLocal<int[]> DEPTHS =
       new ThreadLocal<int[]>() {
         @Override
@@ -31,11 +36,28 @@ final class CallDepth {
    */
   static boolean enter(int limiterId) {
     int[] depths = DEPTHS.get();
-    if (limiterId >= depths.length) {
-      depths = Arrays.copyOf(depths, Math.max(limiterId + 1, depths.length * 2));
+    int slot = limiterId + 1;
+    if (slot >= depths.length) {
+      depths = Arrays.copyOf(depths, Math.max(slot + 1, depths.length * 2));
       DEPTHS.set(depths);
     }
-    return depths[limiterId]++ == 0;
+    return depths[slot]++ == 0 && depths[0] == 0;
+  }
+
+  /**
+   * Starts a section of Weir's own work on this thread: config limits charge nothing until the
+   * matching {@link #leaveWeir()}. Sections nest. Call {@link #leaveWeir()} in a {@code finally}.
+   */
+  public static void enterWeir() {
+    DEPTHS.get()[0]++;
+  }
+
+  /** Ends a section started by {@link #enterWeir()}. */
+  public static void leaveWeir() {
+    int[] depths = DEPTHS.get();
+    if (depths[0] > 0) {
+      depths[0]--;
+    }
   }
 
   /**
@@ -45,8 +67,9 @@ final class CallDepth {
    */
   static void leave(int limiterId) {
     int[] depths = DEPTHS.get();
-    if (limiterId < depths.length && depths[limiterId] > 0) {
-      depths[limiterId]--;
+    int slot = limiterId + 1;
+    if (slot < depths.length && depths[slot] > 0) {
+      depths[slot]--;
     }
   }
 }

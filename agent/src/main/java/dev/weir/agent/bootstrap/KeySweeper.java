@@ -113,6 +113,7 @@ final class KeySweeper implements Runnable {
 
   @Override
   public void run() {
+    CallDepth.enterWeir(); // the thread is Weir's own: config limits never charge it
     for (; ; ) {
       long began = System.nanoTime();
       try {

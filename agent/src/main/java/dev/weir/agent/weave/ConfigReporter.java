@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.DryRunLimiter;
 
 /**
@@ -34,6 +35,7 @@ final class ConfigReporter implements Runnable {
             new Runnable() {
               @Override
               public void run() {
+                CallDepth.enterWeir();
                 reporter.reportDryRuns();
                 reporter.warnUnused();
               }
@@ -45,6 +47,7 @@ final class ConfigReporter implements Runnable {
 
   @Override
   public void run() {
+    CallDepth.enterWeir(); // the thread is Weir's own: config limits never charge it
     try {
       Thread.sleep(PERIOD_MILLIS);
       reportDryRuns();

@@ -2,6 +2,7 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.config.ConfigFile;
@@ -27,6 +28,16 @@ public final class WeirInstaller {
    * @return true if the agent now weaves; false if it is disabled or refused to start
    */
   public static boolean install(
+      String args, Instrumentation instrumentation, boolean premain, String version) {
+    CallDepth.enterWeir(); // config limits on JDK classes never charge the agent's start
+    try {
+      return installOwn(args, instrumentation, premain, version);
+    } finally {
+      CallDepth.leaveWeir();
+    }
+  }
+
+  private static boolean installOwn(
       String args, Instrumentation instrumentation, boolean premain, String version) {
     AgentArgs arguments = AgentArgs.parse(args, System.getProperties());
     AgentLog.setLevel(arguments.logLevel());

@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.CallDepth;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -80,6 +81,16 @@ final class WeirTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classFile) {
+    CallDepth.enterWeir(); // config limits on JDK classes never charge the agent's own work
+    try {
+      return transformOwn(loader, internalName, classBeingRedefined, classFile);
+    } finally {
+      CallDepth.leaveWeir();
+    }
+  }
+
+  private byte[] transformOwn(
+      ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
     if (!isCandidate(internalName, classFile, loader)) {
       return null;
     }
