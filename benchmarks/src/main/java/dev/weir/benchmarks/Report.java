@@ -167,7 +167,8 @@ public final class Report {
         return new Ratio(
             low, high, String.format(Locale.ROOT, "%.2f / %.2f by level", lower, upper));
       }
-      // one split in two levels, the other not: bound the ratio by the extremes of both
+      // one split in two levels, the other not: bound the ratio by each score's best and worst
+      // (its extreme level medians)
       double low = weir.best() / floor.worst();
       double high = weir.worst() / floor.best();
       return new Ratio(
@@ -272,7 +273,7 @@ public final class Report {
                 : weir.worst() / p.best();
         if (low >= 1) {
           behind.add(peer + " (" + cell + ")");
-        } else if (high >= 1) {
+        } else if (!(high < 1)) { // an unknown (NaN) bound settles nothing
           unsettled.add(peer + " (" + cell + ")");
         }
       }
@@ -421,7 +422,7 @@ public final class Report {
         String.format(Locale.ROOT, "%.2f×", rejectRatio),
         verdict(
             (rejecting.value() - rejecting.error()) / (floor.value() + floor.error()),
-            (rejecting.value() + rejecting.error()) / (floor.value() - floor.error()),
+            (rejecting.value() + rejecting.error()) / Math.max(1e-9, floor.value() - floor.error()),
             3));
   }
 

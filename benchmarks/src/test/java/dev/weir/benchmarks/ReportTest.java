@@ -111,7 +111,7 @@ class ReportTest {
         copyWith(
             "peers-t2.json",
             results -> {
-              // the floor mostly fast, Weir mostly slow: 1.35 on average, 0.96 and 1.08 by level
+              // the floor mostly fast, Weir half slow: 1.18 on average, 0.96 and 1.08 by level
               raw(find(results, "floor", "available"), 54, 55, 53, 54, 54, 91, 92, 91);
               raw(find(results, "weir", "available"), 52, 98, 53, 97, 52, 99, 98, 52);
               find(results, "floor", "available").addProperty("score", 63.5);
@@ -183,7 +183,7 @@ class ReportTest {
   }
 
   @Test
-  void levelsThatDifferBoundTheRatioByTheirExtremes() throws Exception {
+  void levelsThatDifferBoundTheRatioByTheirExtremeMedians() throws Exception {
     Path dir =
         copyWith(
             "peers-t2.json",
@@ -196,6 +196,18 @@ class ReportTest {
             });
     // (27.0 - 0.5) / 97.5 to (27.0 + 0.5) / 56.5: the floor's upper and lower level medians
     assertContains(new Report(dir).write(), "| 0.27 to 0.49 (levels differ) |");
+  }
+
+  @Test
+  void anUnknownJmhErrorSettlesNoComparison() throws Exception {
+    Path dir =
+        copyWith(
+            "peers-t1.json",
+            results -> find(results, "weir", "available").addProperty("scoreError", "NaN"));
+    String md = new Report(dir).write();
+    assertContains(md, "| **Weir** core | 21.0 ± ? |");
+    assertContains(md, "not clearly ahead of bucket4j (available, 1 thread(s))");
+    assertTrue(!md.contains("ahead in all 16 comparisons"), md);
   }
 
   @Test
