@@ -52,6 +52,11 @@ final class LimitWeaver {
 
   private static final Map<String, Object> LEAKY_BUCKET_DEFAULTS = defaults(LeakyBucket.class);
 
+  /** The attributes the agent's annotation types declare. */
+  private static final Set<String> TOKEN_BUCKET_ATTRIBUTES = attributes(TokenBucket.class);
+
+  private static final Set<String> LEAKY_BUCKET_ATTRIBUTES = attributes(LeakyBucket.class);
+
   private final NanoClock clock;
   private final ConfigLimits config;
 
@@ -520,7 +525,7 @@ final class LimitWeaver {
   }
 
   private static LimitSpec.Builder readTokenBucket(Map<String, Object> a) {
-    knownAttributes(a, TokenBucket.class);
+    knownAttributes(a, TOKEN_BUCKET_ATTRIBUTES, "@TokenBucket");
     LimitSpec.Builder spec = LimitSpec.builder(Discipline.TOKEN_BUCKET);
     readShared(a, TOKEN_BUCKET_DEFAULTS, spec);
     spec.permits(value(a, TOKEN_BUCKET_DEFAULTS, "permits", Integer.class));
@@ -528,7 +533,7 @@ final class LimitWeaver {
   }
 
   private static LimitSpec.Builder readLeakyBucket(Map<String, Object> a) {
-    knownAttributes(a, LeakyBucket.class);
+    knownAttributes(a, LEAKY_BUCKET_ATTRIBUTES, "@LeakyBucket");
     String mode = enumValue(a, LEAKY_BUCKET_DEFAULTS, "mode", LeakyBucket.Mode.class);
     LimitSpec.Builder spec =
         LimitSpec.builder(mode.equals("POLICING") ? Discipline.POLICING : Discipline.SHAPING);
@@ -598,16 +603,15 @@ final class LimitWeaver {
    * Refuses an attribute the agent's annotation type does not declare: a class compiled against
    * another version of {@code weir-annotations}, whose meaning the agent cannot know.
    */
-  private static void knownAttributes(Map<String, Object> written, Class<?> annotation) {
+  private static void knownAttributes(
+      Map<String, Object> written, Set<String> declared, String annotation) {
     for (String name : written.keySet()) {
-      try {
-        annotation.getDeclaredMethod(name);
-      } catch (NoSuchMethodException e) {
+      if (!declared.contains(name)) {
         throw new IllegalArgumentException(
             "it has an attribute "
                 + name
-                + " that this agent's @"
-                + annotation.getSimpleName()
+                + " that this agent's "
+                + annotation
                 + " does not declare (compiled against another version of weir-annotations?)");
       }
     }
@@ -631,6 +635,14 @@ final class LimitWeaver {
     }
     throw new IllegalArgumentException(
         name + " is " + describe(value) + ", expected a constant of " + type.getName());
+  }
+
+  private static Set<String> attributes(Class<? extends Annotation> type) {
+    Set<String> names = new HashSet<String>();
+    for (Method attribute : type.getDeclaredMethods()) {
+      names.add(attribute.getName());
+    }
+    return Collections.unmodifiableSet(names);
   }
 
   /** The default of each attribute that has one; an enum default as its {@link Enum}. */

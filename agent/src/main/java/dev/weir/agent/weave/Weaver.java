@@ -47,7 +47,8 @@ final class Weaver {
    * @throws RuntimeException if the class file cannot be read or written (the caller reports it)
    */
   byte[] weave(ClassLoader loader, String internalName, byte[] classFile) {
-    ClassModel type = ClassModel.read(OpenedClassReader.of(classFile));
+    ClassReader reader = OpenedClassReader.of(classFile); // parsed once, read by both passes
+    ClassModel type = ClassModel.read(reader);
     Map<String, LimitPrologue> plan = limits.plan(type, loader);
     if (plan.isEmpty()) {
       return null;
@@ -55,7 +56,7 @@ final class Weaver {
     if (AgentLog.debugEnabled()) {
       AgentLog.debug("woven " + type.name);
     }
-    return write(classFile, plan);
+    return write(reader, plan);
   }
 
   /**
@@ -70,7 +71,8 @@ final class Weaver {
       if (classFile == null) {
         throw new IllegalStateException("the agent serves no class file of " + WarmUp.class);
       }
-      write(classFile, limits.planWarmUp(ClassModel.read(OpenedClassReader.of(classFile))));
+      ClassReader reader = OpenedClassReader.of(classFile);
+      write(reader, limits.planWarmUp(ClassModel.read(reader)));
     } catch (RuntimeException e) {
       AgentLog.debug("warm-up failed (weaving itself is unaffected): " + e);
     }
@@ -81,8 +83,7 @@ final class Weaver {
    *
    * @throws IllegalStateException if a planned method is not in the class file
    */
-  private static byte[] write(byte[] classFile, Map<String, LimitPrologue> plan) {
-    ClassReader reader = OpenedClassReader.of(classFile);
+  private static byte[] write(ClassReader reader, Map<String, LimitPrologue> plan) {
     ClassWriter writer = new ClassWriter(reader, 0); // copies the pool and unchanged methods
     final Map<String, LimitPrologue> pending = new HashMap<String, LimitPrologue>(plan);
     reader.accept(

@@ -81,6 +81,9 @@ final class WeirTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classFile) {
+    if (!config.hasPatterns()) { // no config limit could charge the agent's own work
+      return transformOwn(loader, internalName, classBeingRedefined, classFile);
+    }
     CallDepth.enterWeir(); // config limits on JDK classes never charge the agent's own work
     try {
       return transformOwn(loader, internalName, classBeingRedefined, classFile);
