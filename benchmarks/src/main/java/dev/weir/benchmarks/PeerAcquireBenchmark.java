@@ -62,56 +62,47 @@ public class PeerAcquireBenchmark {
   private AtomicRateLimiter resilience4j;
   private RateLimiter<Object> failsafe;
 
+  /** Weir's token bucket: {@code capacity} permits refilled at {@code rate} per {@code per}. */
+  private static GcraBucket weirBucket(double rate, TimeUnit per, long capacity) {
+    return GcraBucket.create(
+        Discipline.TOKEN_BUCKET, rate, per, capacity, false, 0, System.nanoTime());
+  }
+
+  /**
+   * Bucket4j's lock-free bucket: {@code capacity} tokens refilled greedily every {@code period}.
+   */
+  private static Bucket bucket4jBucket(long capacity, Duration period) {
+    return Bucket.builder()
+        .addLimit(Bandwidth.builder().capacity(capacity).refillGreedy(capacity, period).build())
+        .build();
+  }
+
+  /** Resilience4j's limiter: {@code limit} permits each {@code period}, never waiting. */
+  private static AtomicRateLimiter resilience4jLimiter(int limit, Duration period) {
+    return new AtomicRateLimiter(
+        "bench",
+        RateLimiterConfig.custom()
+            .limitForPeriod(limit)
+            .limitRefreshPeriod(period)
+            .timeoutDuration(Duration.ZERO)
+            .build());
+  }
+
   /** Builds each limiter for the state, and empties it when the state is {@code exhausted}. */
   @Setup
   public void setUp() {
     boolean available = state.equals("available");
     if (available) {
-      weir =
-          GcraBucket.create(
-              Discipline.TOKEN_BUCKET,
-              1e9,
-              TimeUnit.SECONDS,
-              1_000_000_000L,
-              false,
-              0,
-              System.nanoTime());
-      bucket4j =
-          Bucket.builder()
-              .addLimit(
-                  Bandwidth.builder()
-                      .capacity(1_000_000_000L)
-                      .refillGreedy(1_000_000_000L, Duration.ofSeconds(1))
-                      .build())
-              .build();
+      weir = weirBucket(1e9, TimeUnit.SECONDS, 1_000_000_000L);
+      bucket4j = bucket4jBucket(1_000_000_000L, Duration.ofSeconds(1));
       guava = com.google.common.util.concurrent.RateLimiter.create(1e9);
-      resilience4j =
-          new AtomicRateLimiter(
-              "bench",
-              RateLimiterConfig.custom()
-                  .limitForPeriod(1_000_000)
-                  .limitRefreshPeriod(Duration.ofMillis(1))
-                  .timeoutDuration(Duration.ZERO)
-                  .build());
+      resilience4j = resilience4jLimiter(1_000_000, Duration.ofMillis(1));
       failsafe = RateLimiter.smoothBuilder(Duration.ofNanos(1)).build();
     } else {
-      weir =
-          GcraBucket.create(
-              Discipline.TOKEN_BUCKET, 1, TimeUnit.HOURS, 1, false, 0, System.nanoTime());
-      bucket4j =
-          Bucket.builder()
-              .addLimit(
-                  Bandwidth.builder().capacity(1).refillGreedy(1, Duration.ofHours(1)).build())
-              .build();
+      weir = weirBucket(1, TimeUnit.HOURS, 1);
+      bucket4j = bucket4jBucket(1, Duration.ofHours(1));
       guava = com.google.common.util.concurrent.RateLimiter.create(1.0 / 3600);
-      resilience4j =
-          new AtomicRateLimiter(
-              "bench",
-              RateLimiterConfig.custom()
-                  .limitForPeriod(1)
-                  .limitRefreshPeriod(Duration.ofHours(1))
-                  .timeoutDuration(Duration.ZERO)
-                  .build());
+      resilience4j = resilience4jLimiter(1, Duration.ofHours(1));
       failsafe = RateLimiter.smoothBuilder(1, Duration.ofHours(1)).build();
       weir();
       bucket4j();
