@@ -59,12 +59,7 @@ public final class AgentLog {
    * @param message the line
    */
   public static void fatal(String message) {
-    CallDepth.enterWeir();
-    try {
-      System.err.println("[weir] ERROR " + message);
-    } finally {
-      CallDepth.leaveWeir();
-    }
+    write("[weir] ERROR " + message);
   }
 
   /**
@@ -96,13 +91,17 @@ public final class AgentLog {
 
   private static void print(int atLevel, String tag, String message) {
     if (level >= atLevel) {
-      CallDepth.enterWeir(); // a config limit on the JDK's writers must not stop the line
-      try {
-        PrintStream err = System.err;
-        err.println("[weir] " + tag + message);
-      } finally {
-        CallDepth.leaveWeir();
-      }
+      write("[weir] " + tag + message);
+    }
+  }
+
+  private static void write(String line) {
+    CallDepth.enterWeir(); // a config limit on the JDK's writers must not stop the line
+    try {
+      PrintStream err = System.err;
+      err.println(line);
+    } finally {
+      CallDepth.leaveWeir();
     }
   }
 }
