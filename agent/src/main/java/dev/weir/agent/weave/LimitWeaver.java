@@ -257,27 +257,10 @@ final class LimitWeaver {
         || (outer.startsWith("dev.weir.") && outer.indexOf('.', "dev.weir.".length()) < 0);
   }
 
+  /** Beyond the packages above (java.lang itself among them), by class. */
   private static final Set<String> USED_WHILE_LIMITING =
       new HashSet<String>(
           Arrays.asList(
-              "java.lang.Object",
-              "java.lang.String",
-              "java.lang.System",
-              "java.lang.Thread",
-              "java.lang.ThreadLocal",
-              "java.lang.Throwable",
-              "java.lang.Exception",
-              "java.lang.RuntimeException",
-              "java.lang.InterruptedException",
-              "java.lang.Math",
-              "java.lang.Integer",
-              "java.lang.Long",
-              "java.lang.Boolean",
-              "java.lang.Character",
-              "java.lang.Float",
-              "java.lang.Double",
-              "java.lang.Short",
-              "java.lang.Byte",
               "java.util.Arrays",
               // the collections Weir weaves, logs and registers with
               "java.util.AbstractCollection",
@@ -299,8 +282,6 @@ final class LimitWeaver {
               "java.util.StringJoiner",
               "java.util.concurrent.ConcurrentHashMap",
               "java.util.concurrent.CopyOnWriteArrayList",
-              "java.util.concurrent.atomic.LongAdder",
-              "java.lang.Class",
               "java.security.AccessController"));
 
   /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
