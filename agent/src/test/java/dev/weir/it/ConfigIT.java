@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.it.ForkedJvm.Result;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -17,10 +15,7 @@ class ConfigIT {
   private static final String LEGACY = "dev.weir.it.fixtures.Legacy";
 
   private static Path config(String yaml) throws IOException {
-    Path file = Files.createTempFile("weir", ".yaml");
-    Files.write(file, yaml.getBytes(StandardCharsets.UTF_8));
-    file.toFile().deleteOnExit();
-    return file;
+    return ForkedJvm.configFile(yaml);
   }
 
   @ParameterizedTest
@@ -112,10 +107,19 @@ class ConfigIT {
     assertEquals(10, r.longValue("threadLocal"), "Weir's own ThreadLocal is never limited");
     assertTrue(
         r.err.contains(
-            "[weir] ERROR cannot limit java.lang.ThreadLocal#get() as 'locals' (config:"
-                + " java.lang.ThreadLocal#get): Weir itself uses java.lang.ThreadLocal (to limit a"
-                + " call, or to weave and log), so a limit there would stop Weir; it is left"
-                + " unlimited"),
+            "[weir] ERROR "
+                + file
+                + ":8: the pattern java.lang.ThreadLocal#get of 'locals' matched "),
+        r.err);
+    assertTrue(
+        r.err.contains(
+            "Weir cannot limit; " // JDK 25 adds get(Thread): one method or two
+                + (r.err.contains("ThreadLocal#get(java.lang.Thread)")
+                    ? "they run unlimited: java.lang.ThreadLocal#get() and"
+                        + " java.lang.ThreadLocal#get(java.lang.Thread) ("
+                    : "it runs unlimited: java.lang.ThreadLocal#get() (")
+                + "Weir itself uses java.lang.ThreadLocal to limit calls, weave and log, so a"
+                + " limit there would stop Weir)"),
         r.err);
     assertFalse(r.err.contains("java.lang.ThreadLocal#get of 'locals' has matched no"), r.err);
     assertEquals(2, r.longValue("burst"), "the config pattern wins over the annotation");
@@ -161,16 +165,23 @@ class ConfigIT {
       assertEquals(10, r.longValue("joinerAdd"), "Weir joins strings itself: refused" + r);
       assertTrue(
           r.err.contains(
-              "cannot limit java.util.StringJoiner#add(java.lang.CharSequence) as 'joins'"),
-          r.err);
-      assertTrue(
-          r.err.contains("cannot limit java.util.ArrayList#add(java.lang.Object) as 'arrays'"),
+              "the pattern java.util.StringJoiner#add of 'joins' matched 1 method that Weir"
+                  + " cannot limit; it runs unlimited: java.util.StringJoiner#add("
+                  + "java.lang.CharSequence) (Weir itself uses java.util.StringJoiner"),
           r.err);
       assertTrue(
           r.err.contains(
-              "cannot limit java.lang.AbstractStringBuilder#append(java.lang.String) as"
-                  + " 'builders'"),
+              "the pattern java.util.ArrayList#add(java.lang.Object) of 'arrays' matched 1 method"
+                  + " that Weir cannot limit; it runs unlimited: java.util.ArrayList#add("
+                  + "java.lang.Object) (Weir itself uses java.util.ArrayList"),
           r.err);
+      // one line for the pattern, not one per method: the class, its two subclasses
+      assertTrue(
+          r.err.contains(
+              "the pattern java.lang.AbstractStringBuilder+#append(java.lang.String) of"
+                  + " 'builders' matched 3 methods that Weir cannot limit; they run unlimited: "),
+          r.err);
+      assertEquals(1, r.err.split("'builders'", -1).length - 1, r.err);
       assertFalse(r.err.contains("Exception"), r.err);
       assertTrue(
           r.err.contains(

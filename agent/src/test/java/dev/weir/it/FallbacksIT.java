@@ -1,6 +1,7 @@
 package dev.weir.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.it.ForkedJvm.Result;
@@ -42,15 +43,9 @@ class FallbacksIT {
         r.err.contains(
             "[weir] ERROR cannot limit "
                 + C
-                + "$NoBody#abstractMethod(): an abstract method has no body to limit; annotate"
-                + " its implementations instead"),
+                + "$NoBody#abstractMethod(): an abstract method has no calls of its own to limit;"
+                + " annotate its implementations instead"),
         r.err);
-    assertTrue(
-        r.err.contains(
-            "[weir] ERROR cannot limit "
-                + C
-                + "$NoBody#nativeMethod(): a native method has no body to limit; limit the Java"
-                + " method that calls it"),
-        r.err);
+    assertFalse(r.err.contains("nativeMethod"), "a native method is limited: " + r.err);
   }
 }

@@ -33,6 +33,19 @@ final class ForkedJvm {
     return Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty());
   }
 
+  /**
+   * Writes a config file, deleted when the tests end.
+   *
+   * @param lines its lines
+   * @return its path
+   */
+  static Path configFile(String... lines) throws IOException {
+    Path file = Files.createTempFile("weir", ".yaml");
+    file.toFile().deleteOnExit();
+    Files.write(file, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+    return file;
+  }
+
   /** Runs {@code main} with the agent (argument string {@code agentArgs}, may be null). */
   static Result withAgent(String jdk, String agentArgs, String main, String... args) {
     List<String> jvm = new ArrayList<>();

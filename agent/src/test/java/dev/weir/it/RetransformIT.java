@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Another agent retransforming a woven class, again and again: the limit is never woven twice. */
 class RetransformIT {
-  private static Path secondAgentJar() throws IOException {
+  static Path secondAgentJar() throws IOException {
     Path jar = Files.createTempFile("second-agent", ".jar");
     jar.toFile().deleteOnExit();
     Manifest manifest = new Manifest();

@@ -96,12 +96,12 @@ public final class AgentLog {
   }
 
   private static void write(String line) {
-    CallDepth.enterWeir(); // a config limit on the JDK's writers must not stop the line
+    int[] section = CallDepth.enterWeir(); // a config limit on the JDK's writers must not stop it
     try {
       PrintStream err = System.err;
       err.println(line);
     } finally {
-      CallDepth.leaveWeir();
+      section[0]--;
     }
   }
 }

@@ -3,7 +3,7 @@ package dev.weir.agent.bootstrap;
 import java.util.Arrays;
 
 /**
- * How deep the current thread is inside methods of each config-pattern limiter, so that a call
+ * Whether the current thread is inside a method of each config-pattern limiter, so that a call
  * nested in another call of the same limiter is not charged again: a JDBC pool's statement proxy
  * that delegates {@code executeUpdate} to the driver's statement, or an override that calls {@code
  * super}, both matched by {@code PreparedStatement+#executeUpdate}, cost one permit per call from
@@ -13,63 +13,108 @@ import java.util.Arrays;
  * starting): a config pattern may name a JDK class that Weir uses there (a writer of {@code
  * System.err}, a map), and Weir's own calls are never charged, or a limit could stop Weir.
  *
- * <p>One {@code int[]} per thread: element 0 counts Weir's own sections, element {@code id + 1} the
- * depth of limiter {@code id}; it holds no reference to any application class or loader.
- * Thread-confined, so no synchronization.
+ * <h2>Design</h2>
+ *
+ * <p>Each thread has one small {@code int[]} cell per limiter, plus one for Weir's own sections and
+ * one scratch cell. A limiter's cell is 1 while an outermost call of it runs on the thread, else 0.
+ * {@link #enter} sets it and returns it to the woven method, which keeps it in a local and clears
+ * it on every exit with a plain array store ({@code cell[0] = 0}): no method call, so no {@code
+ * StackOverflowError} can strike between the body's end and the clearing, and no error thrown
+ * anywhere can leave the cell set. A nested call gets the scratch cell, which nothing reads, so its
+ * exit changes nothing. The clearing is idempotent, so a path that clears twice is harmless.
+ *
+ * <p>{@link #enter} writes the cell as its last action before returning, after every call it makes,
+ * so an error thrown inside it (a {@code StackOverflowError} on any of its calls) leaves the cell
+ * as it was. Weir's own sections work the same way: {@link #enterWeir()} increments last and
+ * returns the cell, which the caller decrements in a {@code finally} with a plain array store.
+ *
+ * <ol>
+ *   <li>I1: after a woven method of a config limiter exits, normally or by any throwable, its
+ *       thread's cell of that limiter holds what it held before the call (guarded by {@code
+ *       OverflowIT.aStackOverflowNeverSwitchesALimitOff} and {@code
+ *       CallDepthTest.enterLeavesTheCellUnchangedWhenItThrows})
+ *   <li>I2: a cell holds no reference to any application class or loader (it is an {@code int[]})
+ * </ol>
+ *
+ * <p>Thread-confined, so no synchronization.
  */
 public final class CallDepth {
-  private static final ThreadLocal<int[]> DEPTHS =
-      new ThreadLocal<int[]>() {
+  /** Index of the cell counting Weir's own sections on the thread. */
+  private static final int WEIR = 0;
+
+  /** Index of the scratch cell that nested calls clear: never read. */
+  private static final int SCRATCH = 1;
+
+  /** Index of limiter 0's cell. */
+  private static final int FIRST_LIMITER = 2;
+
+  private static final ThreadLocal<int[][]> CELLS =
+      new ThreadLocal<int[][]>() {
         @Override
-        protected int[] initialValue() {
-          return new int[16];
+        protected int[][] initialValue() {
+          int[][] cells = new int[16][];
+          cells[WEIR] = new int[1];
+          cells[SCRATCH] = new int[1];
+          return cells;
         }
       };
 
   private CallDepth() {}
 
   /**
-   * Enters a method of the limiter.
+   * Enters a method of the limiter. The caller clears the returned cell ({@code cell[0] = 0}) on
+   * every exit of the method, by a plain array store.
    *
    * @param limiterId the limiter
-   * @return true if this is the outermost call of the limiter on this thread (it is charged)
+   * @return the limiter's cell, set to 1, if this is the outermost call of the limiter on this
+   *     thread and the thread is not inside Weir (the call is charged); otherwise the scratch cell,
+   *     which holds 0
    */
-  static boolean enter(int limiterId) {
-    int[] depths = DEPTHS.get();
-    int slot = limiterId + 1;
-    if (slot >= depths.length) {
-      depths = Arrays.copyOf(depths, Math.max(slot + 1, depths.length * 2));
-      DEPTHS.set(depths);
+  static int[] enter(int limiterId) {
+    int[][] cells = CELLS.get();
+    int slot = limiterId + FIRST_LIMITER;
+    if (slot >= cells.length) {
+      cells = Arrays.copyOf(cells, Math.max(slot + 1, cells.length * 2));
+      CELLS.set(cells);
     }
-    return depths[slot]++ == 0 && depths[0] == 0;
+    int[] cell = cells[slot];
+    if (cell == null) {
+      cell = new int[1];
+      cells[slot] = cell;
+    }
+    if (cell[0] != 0 || cells[WEIR][0] != 0) {
+      return cells[SCRATCH];
+    }
+    cell[0] = 1; // the last write: nothing after it can throw
+    return cell;
+  }
+
+  /**
+   * Whether a cell returned by {@link #enter} is charged (the outermost call's own cell).
+   *
+   * @param cell a cell returned by {@link #enter} on this thread, not yet cleared
+   * @return true for the outermost call
+   */
+  static boolean isOutermost(int[] cell) {
+    return cell[0] != 0;
   }
 
   /**
    * Starts a section of Weir's own work on this thread: config limits charge nothing until the
-   * matching {@link #leaveWeir()}. Sections nest. Call {@link #leaveWeir()} in a {@code finally}.
-   */
-  public static void enterWeir() {
-    DEPTHS.get()[0]++;
-  }
-
-  /** Ends a section started by {@link #enterWeir()}. */
-  public static void leaveWeir() {
-    int[] depths = DEPTHS.get();
-    if (depths[0] > 0) {
-      depths[0]--;
-    }
-  }
-
-  /**
-   * Leaves a method of the limiter (normally or by an exception).
+   * returned cell is decremented. Sections nest. Use it as
    *
-   * @param limiterId the limiter
+   * <pre>{@code
+   * int[] section = CallDepth.enterWeir();
+   * try { ... } finally { section[0]--; }
+   * }</pre>
+   *
+   * so that leaving is a plain array store that no {@code StackOverflowError} can prevent.
+   *
+   * @return the thread's section cell, already incremented
    */
-  static void leave(int limiterId) {
-    int[] depths = DEPTHS.get();
-    int slot = limiterId + 1;
-    if (slot < depths.length && depths[slot] > 0) {
-      depths[slot]--;
-    }
+  public static int[] enterWeir() {
+    int[] section = CELLS.get()[WEIR];
+    section[0]++; // the last write: nothing after it can throw
+    return section;
   }
 }

@@ -47,63 +47,51 @@ public final class WeirBridge {
   }
 
   /**
-   * {@link #acquire(int)} for a method limited by a config pattern: only the outermost call of the
-   * limiter on this thread is charged; a call nested in it (a proxy delegating to the real object,
-   * an override calling {@code super}) passes free. Every call that returns {@code 0} must be
-   * followed by {@link #leave(int)} when the method exits, normally or not; a limited call has left
-   * already.
+   * Enters a method limited by a config pattern: only the outermost call of the limiter on a thread
+   * is charged; a call nested in it (a proxy delegating to the real object, an override calling
+   * {@code super}) passes free. The woven method keeps the returned cell in a local, passes it to
+   * {@link #acquireOutermost(int, int[])}, and clears it ({@code cell[0] = 0}, a plain array store,
+   * never a call) on every exit, normally or by any throwable, and before a limited call throws or
+   * calls its fallback. Never blocks; allocates only the first time a thread enters the limiter.
    *
    * @param limiterId the id the agent bound into the woven method
-   * @return as {@link #acquire(int)}
-   * @throws IllegalStateException if the method's limit is invalid (fails closed; has left)
+   * @return the cell to clear on exit; it holds a non-zero value if this call is to be charged
    */
-  public static long acquireOutermost(int limiterId) {
-    if (!CallDepth.enter(limiterId)) {
+  public static int[] enter(int limiterId) {
+    return CallDepth.enter(limiterId);
+  }
+
+  /**
+   * {@link #acquire(int)} for a method limited by a config pattern, after {@link #enter(int)}: a
+   * nested call passes free.
+   *
+   * @param limiterId the id the agent bound into the woven method
+   * @param cell what {@link #enter(int)} returned
+   * @return as {@link #acquire(int)}
+   * @throws IllegalStateException if the method's limit is invalid (fails closed)
+   */
+  public static long acquireOutermost(int limiterId, int[] cell) {
+    if (!CallDepth.isOutermost(cell)) {
       return Limiter.ADMITTED;
     }
-    return charged(limiterId, LimiterRegistry.limiter(limiterId), null, false);
+    return LimiterRegistry.limiter(limiterId).acquire();
   }
 
   /**
    * {@link #acquire(int, String)} for a method limited by a config pattern with {@code key:}; see
-   * {@link #acquireOutermost(int)}.
+   * {@link #acquireOutermost(int, int[])}.
    *
    * @param limiterId the id the agent bound into the woven method
    * @param key {@code String.valueOf} of the key argument
+   * @param cell what {@link #enter(int)} returned
    * @return as {@link #acquire(int)}
-   * @throws IllegalStateException if the method's limit is invalid (fails closed; has left)
+   * @throws IllegalStateException if the method's limit is invalid (fails closed)
    */
-  public static long acquireOutermost(int limiterId, String key) {
-    if (!CallDepth.enter(limiterId)) {
+  public static long acquireOutermost(int limiterId, String key, int[] cell) {
+    if (!CallDepth.isOutermost(cell)) {
       return Limiter.ADMITTED;
     }
-    return charged(limiterId, LimiterRegistry.limiter(limiterId), key, true);
-  }
-
-  private static long charged(int limiterId, Limiter limiter, String key, boolean keyed) {
-    long result;
-    try {
-      result = keyed ? limiter.acquire(key) : limiter.acquire();
-    } catch (RuntimeException e) {
-      CallDepth.leave(limiterId);
-      throw e;
-    } catch (Error e) {
-      CallDepth.leave(limiterId);
-      throw e;
-    }
-    if (result != Limiter.ADMITTED) {
-      CallDepth.leave(limiterId); // the body will not run
-    }
-    return result;
-  }
-
-  /**
-   * Leaves a method woven with {@link #acquireOutermost(int)} that was admitted.
-   *
-   * @param limiterId the id the agent bound into the woven method
-   */
-  public static void leave(int limiterId) {
-    CallDepth.leave(limiterId);
+    return LimiterRegistry.limiter(limiterId).acquire(key);
   }
 
   /**

@@ -108,6 +108,11 @@ final class ClassModel {
       this.returnType = Type.getReturnType(descriptor);
     }
 
+    /** The method's key in a plan: name and descriptor, {@code run(I)I}. */
+    String key() {
+      return name + descriptor;
+    }
+
     boolean is(int flag) {
       return (access & flag) != 0;
     }

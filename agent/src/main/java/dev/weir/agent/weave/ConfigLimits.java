@@ -308,6 +308,23 @@ final class ConfigLimits {
     /** Set when a method with a body was woven for this pattern. */
     volatile boolean matched;
 
+    /** The methods this pattern matched that Weir cannot limit; guarded by {@code this}. */
+    private int refused;
+
+    /** The first two of them; guarded by {@code this}. */
+    private final List<String> refusedExamples = new ArrayList<String>(2);
+
+    /** Why each of {@link #refusedExamples} cannot be limited; guarded by {@code this}. */
+    private final List<String> refusedWhy = new ArrayList<String>(2);
+
+    /** Whether the refusals were reported (once per pattern); guarded by {@code this}. */
+    private boolean refusalsReported;
+
+    /**
+     * When the first refusal not reported yet was noted, in nanoseconds; guarded by {@code this}.
+     */
+    private long firstRefusalNanos;
+
     Entry(MethodPattern pattern, String name, int id, String origin, int keyIndex) {
       this.pattern = pattern;
       this.name = name;
@@ -315,5 +332,88 @@ final class ConfigLimits {
       this.origin = origin;
       this.keyIndex = keyIndex;
     }
+
+    /**
+     * Notes a method this pattern matched that Weir cannot limit; it runs unlimited. Counted and
+     * reported once per pattern ({@link #refusalReport}), not once per method: a pattern such as
+     * {@code java.util.Map+#*} matches thousands.
+     *
+     * @param method the method, as {@code com.acme.C#m(int)}
+     * @param why why it cannot be limited
+     */
+    synchronized void refuse(String method, String why) {
+      if (refused++ == 0) {
+        firstRefusalNanos = System.nanoTime();
+      }
+      if (refusedExamples.size() < 2) {
+        refusedExamples.add(method);
+        refusedWhy.add(why);
+      }
+    }
+
+    /**
+     * The one report of this pattern's refusals, once they have settled: null if there are none, if
+     * the report was made already, or if the first came less than {@code settleNanos} ago.
+     *
+     * @param nowNanos {@code System.nanoTime()} now
+     * @param settleNanos how long after the first refusal to wait for more (classes load in
+     *     bursts); 0 to report now
+     * @return the line, or null
+     */
+    synchronized String refusalReport(long nowNanos, long settleNanos) {
+      if (refused == 0 || refusalsReported || nowNanos - firstRefusalNanos < settleNanos) {
+        return null;
+      }
+      refusalsReported = true;
+      return origin
+          + ": the pattern "
+          + pattern
+          + " of '"
+          + name
+          + "' matched "
+          + refused
+          + (refused == 1
+              ? " method that Weir cannot limit; it runs unlimited: "
+              : " methods that Weir cannot limit; they run unlimited: ")
+          + examples()
+          + (refused > refusedExamples.size()
+              ? "; and " + (refused - refusedExamples.size()) + " more"
+              : "");
+    }
+
+    /** {@code A (why)}, {@code A (why); B (why)}, or {@code A and B (why)} when alike. */
+    private String examples() {
+      if (refusedExamples.size() == 2 && refusedWhy.get(0).equals(refusedWhy.get(1))) {
+        return refusedExamples.get(0)
+            + " and "
+            + refusedExamples.get(1)
+            + " ("
+            + refusedWhy.get(0)
+            + ")";
+      }
+      List<String> each = new ArrayList<String>(refusedExamples.size());
+      for (int i = 0; i < refusedExamples.size(); i++) {
+        each.add(refusedExamples.get(i) + " (" + refusedWhy.get(i) + ")");
+      }
+      return String.join("; ", each);
+    }
+  }
+
+  /**
+   * The reports of refusals ready now: one line per pattern, each made once.
+   *
+   * @param settleNanos as for {@link Entry#refusalReport}
+   * @return the lines
+   */
+  List<String> refusalReports(long settleNanos) {
+    List<String> lines = new ArrayList<String>();
+    long now = System.nanoTime();
+    for (Entry entry : entries) {
+      String line = entry.refusalReport(now, settleNanos);
+      if (line != null) {
+        lines.add(line);
+      }
+    }
+    return lines;
   }
 }

@@ -6,12 +6,20 @@ import dev.weir.agent.bootstrap.DryRunLimiter;
 
 /**
  * Reports on the config file's limits: what the dry-run limits would have done, every 60 seconds
- * and once more when the JVM stops; and what the file asked for that nothing has used (a pattern
- * that matched no method, an override no annotated limiter claimed), once 60 seconds after start
- * and again at shutdown. One daemon thread, started only when there is a config file.
+ * and once more when the JVM stops; what the file asked for that nothing has used (a pattern that
+ * matched no method, an override no annotated limiter claimed), once 60 seconds after start and
+ * again at shutdown; and, once per pattern, the methods a pattern matched that Weir cannot limit, a
+ * second after the first of them (classes load in bursts) or at shutdown if that comes first. One
+ * daemon thread, started only when there is a config file.
  */
 final class ConfigReporter implements Runnable {
   static final long PERIOD_MILLIS = 60_000;
+
+  /** How often the thread looks for refusals to report. */
+  static final long TICK_MILLIS = 1_000;
+
+  /** How long after a pattern's first refusal its report waits for more. */
+  static final long SETTLE_NANOS = 1_000_000_000L;
 
   private final ConfigLimits config;
 
@@ -36,6 +44,7 @@ final class ConfigReporter implements Runnable {
               @Override
               public void run() {
                 CallDepth.enterWeir();
+                reporter.reportRefusals(0);
                 reporter.reportDryRuns();
                 reporter.warnUnused();
               }
@@ -49,15 +58,24 @@ final class ConfigReporter implements Runnable {
   public void run() {
     CallDepth.enterWeir(); // the thread is Weir's own: config limits never charge it
     try {
-      Thread.sleep(PERIOD_MILLIS);
-      reportDryRuns();
-      warnUnused();
-      for (; ; ) {
-        Thread.sleep(PERIOD_MILLIS);
-        reportDryRuns();
+      for (long tick = 1; ; tick++) {
+        Thread.sleep(TICK_MILLIS);
+        reportRefusals(SETTLE_NANOS);
+        if (tick % (PERIOD_MILLIS / TICK_MILLIS) == 0) {
+          reportDryRuns();
+          if (tick == PERIOD_MILLIS / TICK_MILLIS) {
+            warnUnused();
+          }
+        }
       }
     } catch (InterruptedException stop) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  void reportRefusals(long settleNanos) {
+    for (String line : config.refusalReports(settleNanos)) {
+      AgentLog.error(line);
     }
   }
 

@@ -1,6 +1,9 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.weave.ClassModel.MethodModel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -28,6 +31,22 @@ import net.bytebuddy.utility.OpenedClassReader;
  * the prologue runs before the super constructor call and never touches {@code this}. In a {@code
  * synchronized} method it runs inside the monitor, which the JVM takes on entry: a {@code WAIT}
  * there waits holding it.
+ *
+ * <p>A config pattern's prologue charges only the outermost call of its limiter on a thread, and
+ * must leave the limiter whatever the body throws, a {@code StackOverflowError} included:
+ *
+ * <pre>{@code
+ * int[] cell = WeirBridge.enter(ID);                 // set if this call is the outermost
+ * try {
+ *   long r = WeirBridge.acquireOutermost(ID, cell);  // free when nested
+ *   if (r != 0L) { cell[0] = 0; ...throw or fallback as above... }
+ *   ...the original body, with cell[0] = 0 before each return...
+ * } catch (Throwable t) { cell[0] = 0; throw t; }    // after the body's own handlers
+ * }</pre>
+ *
+ * Clearing is a plain array store, never a call, so it cannot overflow the stack. The cell lives in
+ * the first local after the body's own ({@code max_locals}), so each of the body's stack map frames
+ * is rewritten as a full frame that also declares it.
  *
  * <p>Immutable and thread-safe.
  */
@@ -77,9 +96,19 @@ final class LimitPrologue {
     this.outermostOnly = outermostOnly;
   }
 
-  /** The limited method's name and descriptor, {@code run(I)I}. */
-  String methodKey() {
-    return method.name + method.descriptor;
+  /** The limited method. */
+  MethodModel method() {
+    return method;
+  }
+
+  /** The limited method for messages: {@code com.acme.Outer$Inner#send(int)}. */
+  String origin() {
+    return type.name + "#" + method.name + method.parameterList();
+  }
+
+  /** Whether the prologue charges only the outermost call of its limiter on a thread. */
+  boolean nesting() {
+    return outermostOnly && !method.isConstructor();
   }
 
   /**
@@ -88,23 +117,96 @@ final class LimitPrologue {
    * delivers them: the prologue's frames are written relative to them.
    *
    * @param methodVisitor the visitor that writes the method
+   * @param bodyMaxLocals the method's {@code max_locals} as its class file gives it; read only for
+   *     a {@linkplain #nesting() nesting} prologue, which keeps its cell in the first local after
+   *     them
    * @return the wrapping visitor
    */
-  MethodVisitor wrap(MethodVisitor methodVisitor) {
-    return new Writer(methodVisitor);
+  MethodVisitor wrap(MethodVisitor methodVisitor, int bodyMaxLocals) {
+    return new Writer(methodVisitor, bodyMaxLocals);
+  }
+
+  /**
+   * Writes the whole code of a wrapper under the limited method's name: the prologue, then a call
+   * of {@code bodyName}, the method's original body moved to a private method of its own (a body
+   * too large to take the prologue in place, or a native method renamed with the native method
+   * prefix). The caller has opened the method and closes it with {@code visitEnd}.
+   *
+   * @param methodVisitor the visitor that writes the wrapper
+   * @param bodyName the name of the method holding the body, same descriptor
+   */
+  void writeWrapper(MethodVisitor methodVisitor, String bodyName) {
+    int argumentsSize = method.argumentsSize();
+    Writer writer = new Writer(methodVisitor, argumentsSize);
+    writer.visitCode();
+    if (!method.isStatic()) {
+      writer.visitVarInsn(Opcodes.ALOAD, 0);
+    }
+    for (int i = 0; i < method.parameterTypes.length; i++) {
+      writer.visitVarInsn(method.parameterTypes[i].getOpcode(Opcodes.ILOAD), method.slotOf(i));
+    }
+    writer.visitMethodInsn(
+        method.isStatic() ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL,
+        type.internalName,
+        bodyName,
+        method.descriptor,
+        type.isInterface());
+    writer.visitInsn(method.returnType.getOpcode(Opcodes.IRETURN));
+    writer.visitMaxs(argumentsSize + 2, argumentsSize);
+  }
+
+  /**
+   * Writes the whole code of a method that fails closed: every call throws {@link
+   * IllegalStateException} with {@code message}. For a method that cannot be limited at all (a
+   * constructor too large to take the prologue, whose body cannot move elsewhere). The caller has
+   * opened the method and closes it with {@code visitEnd}.
+   *
+   * @param methodVisitor the visitor that writes the method
+   * @param method the method
+   * @param message why it cannot be limited, naming it
+   */
+  static void writeFailClosed(MethodVisitor methodVisitor, MethodModel method, String message) {
+    methodVisitor.visitCode();
+    methodVisitor.visitTypeInsn(Opcodes.NEW, "java/lang/IllegalStateException");
+    methodVisitor.visitInsn(Opcodes.DUP);
+    methodVisitor.visitLdcInsn(message);
+    methodVisitor.visitMethodInsn(
+        Opcodes.INVOKESPECIAL,
+        "java/lang/IllegalStateException",
+        "<init>",
+        "(Ljava/lang/String;)V",
+        false);
+    methodVisitor.visitInsn(Opcodes.ATHROW);
+    methodVisitor.visitMaxs(3, method.argumentsSize());
   }
 
   private final class Writer extends MethodVisitor {
     private final boolean frames;
     private final int argumentsSize;
     private final boolean nesting;
-    private final Label bodyStart = new Label();
 
-    Writer(MethodVisitor delegate) {
+    /** Nesting: the local that holds the cell {@code WeirBridge.enter} returned. */
+    private final int cell;
+
+    /** The long local that holds a limited call's result (the body has not started). */
+    private final int result;
+
+    private final Label tryStart = new Label();
+
+    /** Nesting: the body's locals as its own frames declare them (compressed frame entries). */
+    private List<Object> bodyLocals;
+
+    Writer(MethodVisitor delegate, int bodyMaxLocals) {
       super(OpenedClassReader.ASM_API, delegate);
       this.frames = type.hasFrames();
       this.argumentsSize = method.argumentsSize(); // includes this for instance methods
-      this.nesting = outermostOnly && !method.isConstructor();
+      this.nesting = nesting();
+      this.cell = bodyMaxLocals;
+      this.result = nesting ? cell + 1 : argumentsSize;
+      if (nesting && bodyMaxLocals < argumentsSize) {
+        throw new IllegalStateException(
+            "max_locals " + bodyMaxLocals + " is below the arguments' " + argumentsSize);
+      }
     }
 
     @Override
@@ -112,39 +214,39 @@ final class LimitPrologue {
       super.visitCode();
       mv.visitLdcInsn(limiterId);
       if (keyIndex >= 0) {
-        Type keyType = method.parameterTypes[keyIndex];
-        mv.visitVarInsn(keyType.getOpcode(Opcodes.ILOAD), method.slotOf(keyIndex));
-        if (keyType.getSort() == Type.ARRAY) { // by content, not by identity
-          boolean primitives =
-              keyType.getDimensions() == 1 && keyType.getElementType().getSort() != Type.OBJECT;
-          mv.visitMethodInsn(
-              Opcodes.INVOKESTATIC,
-              "java/util/Arrays",
-              primitives ? "toString" : "deepToString",
-              "("
-                  + (primitives ? keyType.getDescriptor() : "[Ljava/lang/Object;")
-                  + ")Ljava/lang/String;",
-              false);
-        } else {
-          mv.visitMethodInsn(
-              Opcodes.INVOKESTATIC,
-              "java/lang/String",
-              "valueOf",
-              "(" + valueOfParameter(keyType) + ")Ljava/lang/String;",
-              false);
-        }
+        pushKey();
+      }
+      if (nesting) {
+        // the cell comes back last and goes into a local at once: from here on, the handler
+        // written in visitMaxs clears it whatever is thrown, the acquire's own errors included
+        mv.visitLdcInsn(limiterId);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "enter", "(I)[I", false);
+        mv.visitInsn(Opcodes.DUP);
+        mv.visitVarInsn(Opcodes.ASTORE, cell);
+        mv.visitLabel(tryStart);
         mv.visitMethodInsn(
-            Opcodes.INVOKESTATIC, BRIDGE, acquire(), "(ILjava/lang/String;)J", false);
+            Opcodes.INVOKESTATIC,
+            BRIDGE,
+            "acquireOutermost",
+            keyIndex >= 0 ? "(ILjava/lang/String;[I)J" : "(I[I)J",
+            false);
       } else {
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, acquire(), "(I)J", false);
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC,
+            BRIDGE,
+            "acquire",
+            keyIndex >= 0 ? "(ILjava/lang/String;)J" : "(I)J",
+            false);
       }
       Label proceed = new Label();
       mv.visitInsn(Opcodes.DUP2);
       mv.visitInsn(Opcodes.LCONST_0);
       mv.visitInsn(Opcodes.LCMP);
       mv.visitJumpInsn(Opcodes.IFEQ, proceed);
-      int result = argumentsSize; // a free local: the body has not started
       mv.visitVarInsn(Opcodes.LSTORE, result);
+      if (nesting) {
+        clearCell(); // the body will not run; a fallback is a call of its own
+      }
       if (fallback == null) {
         newException(result);
         mv.visitInsn(Opcodes.ATHROW);
@@ -153,30 +255,61 @@ final class LimitPrologue {
       }
       mv.visitLabel(proceed);
       if (frames) {
-        mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {Opcodes.LONG});
+        Object[] onStack = {Opcodes.LONG};
+        if (nesting) {
+          bodyLocals = initialLocals();
+          Object[] locals = withCell(bodyLocals);
+          mv.visitFrame(Opcodes.F_FULL, locals.length, locals, 1, onStack);
+        } else {
+          mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, onStack);
+        }
       }
       mv.visitInsn(Opcodes.POP2); // also keeps the body's first frame off this offset
-      if (nesting) {
-        mv.visitLabel(bodyStart);
+    }
+
+    /** Pushes {@code String.valueOf} of the key argument (arrays by content). */
+    private void pushKey() {
+      Type keyType = method.parameterTypes[keyIndex];
+      mv.visitVarInsn(keyType.getOpcode(Opcodes.ILOAD), method.slotOf(keyIndex));
+      if (keyType.getSort() == Type.ARRAY) { // by content, not by identity
+        boolean primitives =
+            keyType.getDimensions() == 1 && keyType.getElementType().getSort() != Type.OBJECT;
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC,
+            "java/util/Arrays",
+            primitives ? "toString" : "deepToString",
+            "("
+                + (primitives ? keyType.getDescriptor() : "[Ljava/lang/Object;")
+                + ")Ljava/lang/String;",
+            false);
+      } else {
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC,
+            "java/lang/String",
+            "valueOf",
+            "(" + valueOfParameter(keyType) + ")Ljava/lang/String;",
+            false);
       }
     }
 
-    private String acquire() {
-      return nesting ? "acquireOutermost" : "acquire";
-    }
-
-    /** Leaves the limiter before each return of the body (config patterns). */
+    /** Clears the cell before each return of the body (config patterns). */
     @Override
     public void visitInsn(int opcode) {
       if (nesting && opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
-        leave();
+        clearCell();
       }
       super.visitInsn(opcode);
     }
 
-    private void leave() {
-      mv.visitLdcInsn(limiterId);
-      mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "leave", "(I)V", false);
+    /**
+     * {@code cell[0] = 0}: a plain array store, no call, so no {@code StackOverflowError} can come
+     * between the body and it; idempotent, so clearing twice is harmless.
+     */
+    private void clearCell() {
+      mv.visitVarInsn(Opcodes.ALOAD, cell);
+      mv.visitInsn(Opcodes.ICONST_0);
+      mv.visitInsn(Opcodes.ICONST_0);
+      mv.visitInsn(Opcodes.IASTORE);
     }
 
     /** Leaves the completed exception on the stack. */
@@ -222,33 +355,124 @@ final class LimitPrologue {
       mv.visitInsn(method.returnType.getOpcode(Opcodes.IRETURN));
     }
 
+    /**
+     * Passes the body's frames on; with a nesting prologue, each as a full frame that also declares
+     * the cell's local, which the body's own frames know nothing of.
+     */
     @Override
     public void visitFrame(
         int frameType, int localCount, Object[] locals, int stackCount, Object[] stack) {
-      if (frames) { // a class file older than Java 6 has no stack map frames to keep
-        super.visitFrame(frameType, localCount, locals, stackCount, stack);
+      if (!frames) { // a class file older than Java 6 has no stack map frames to keep
+        return;
       }
+      if (!nesting) {
+        super.visitFrame(frameType, localCount, locals, stackCount, stack);
+        return;
+      }
+      Object[] onStack;
+      switch (frameType) {
+        case Opcodes.F_NEW:
+        case Opcodes.F_FULL:
+          bodyLocals = new ArrayList<Object>(Arrays.asList(locals).subList(0, localCount));
+          onStack = Arrays.copyOf(stack, stackCount);
+          break;
+        case Opcodes.F_APPEND:
+          bodyLocals.addAll(Arrays.asList(locals).subList(0, localCount));
+          onStack = new Object[0];
+          break;
+        case Opcodes.F_CHOP:
+          for (int i = 0; i < localCount; i++) {
+            bodyLocals.remove(bodyLocals.size() - 1);
+          }
+          onStack = new Object[0];
+          break;
+        case Opcodes.F_SAME1:
+          onStack = new Object[] {stack[0]};
+          break;
+        default: // F_SAME
+          onStack = new Object[0];
+          break;
+      }
+      Object[] full = withCell(bodyLocals);
+      super.visitFrame(Opcodes.F_FULL, full.length, full, onStack.length, onStack);
+    }
+
+    /** The body's frame locals, then TOP up to the cell's local, then the cell. */
+    private Object[] withCell(List<Object> body) {
+      int slots = 0;
+      for (Object local : body) {
+        slots += local == Opcodes.LONG || local == Opcodes.DOUBLE ? 2 : 1;
+      }
+      if (slots > cell) {
+        throw new IllegalStateException(
+            "a frame declares " + slots + " local slots, beyond max_locals " + cell);
+      }
+      List<Object> full = new ArrayList<Object>(body);
+      for (int i = slots; i < cell; i++) {
+        full.add(Opcodes.TOP);
+      }
+      full.add(CELL_TYPE);
+      return full.toArray();
+    }
+
+    /** The locals a method's implicit first frame holds: {@code this} and the parameters. */
+    private List<Object> initialLocals() {
+      List<Object> locals = new ArrayList<Object>();
+      if (!method.isStatic()) {
+        locals.add(type.internalName); // never a constructor: those do not nest
+      }
+      for (Type parameter : method.parameterTypes) {
+        locals.add(frameType(parameter));
+      }
+      return locals;
     }
 
     @Override
     public void visitMaxs(int maxStack, int maxLocals) {
+      int locals = Math.max(maxLocals, argumentsSize + 2);
       if (nesting) {
-        // leave on an exception too: a catch-all after the body's own handlers, so theirs win
+        // clear the cell on any throwable too: a catch-all after the body's own handlers, so
+        // theirs win; it makes no call, so it cannot overflow the stack itself
         Label bodyEnd = new Label();
-        Label handler = new Label();
         mv.visitLabel(bodyEnd);
-        mv.visitLabel(handler);
         if (frames) {
-          Object[] thrown = {"java/lang/Throwable"};
-          mv.visitFrame(Opcodes.F_FULL, 0, new Object[0], 1, thrown);
+          Object[] top = new Object[cell + 1];
+          Arrays.fill(top, Opcodes.TOP);
+          top[cell] = CELL_TYPE;
+          mv.visitFrame(Opcodes.F_FULL, top.length, top, 1, new Object[] {THROWABLE});
         }
-        leave();
+        clearCell();
         mv.visitInsn(Opcodes.ATHROW);
-        mv.visitTryCatchBlock(bodyStart, bodyEnd, handler, null);
+        mv.visitTryCatchBlock(tryStart, bodyEnd, bodyEnd, null);
+        locals = Math.max(maxLocals, result + 2);
       }
       // the prologue needs at most the arguments again (for a fallback) plus the exception
-      super.visitMaxs(
-          Math.max(maxStack, argumentsSize + 8), Math.max(maxLocals, argumentsSize + 2));
+      super.visitMaxs(Math.max(maxStack, argumentsSize + 8), locals);
+    }
+  }
+
+  private static final String CELL_TYPE = "[I";
+  private static final String THROWABLE = "java/lang/Throwable";
+
+  /** A parameter's type as a stack map frame states it. */
+  private static Object frameType(Type t) {
+    switch (t.getSort()) {
+      case Type.BOOLEAN:
+      case Type.CHAR:
+      case Type.BYTE:
+      case Type.SHORT:
+      case Type.INT:
+        return Opcodes.INTEGER;
+      case Type.FLOAT:
+        return Opcodes.FLOAT;
+      case Type.LONG:
+        return Opcodes.LONG;
+      case Type.DOUBLE:
+        return Opcodes.DOUBLE;
+      case Type.ARRAY:
+        return t.getDescriptor();
+      default:
+        return t.getInternalName();
     }
   }
 

@@ -74,11 +74,11 @@ final class LimitWeaver {
    *
    * @param type the type, read from its class file
    * @param loader its class loader (null for the bootstrap loader)
-   * @return the prologues by method name and descriptor ({@code run(I)I}); empty if no method is
-   *     limited
+   * @param placement what the weaving may do to the class's shape (add methods)
+   * @return the plan; its prologues are empty if no method is limited
    */
-  Map<String, LimitPrologue> plan(ClassModel type, ClassLoader loader) {
-    Map<String, LimitPrologue> plan = new LinkedHashMap<String, LimitPrologue>();
+  Plan plan(ClassModel type, ClassLoader loader, Placement placement) {
+    Plan plan = new Plan();
     List<MethodModel> limited = new ArrayList<MethodModel>();
     Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
     boolean usedByWeir = usedWhileLimiting(type.name);
@@ -88,20 +88,22 @@ final class LimitWeaver {
       }
       ConfigLimits.Entry entry =
           config.match(type.name, method.name, method.parameterNames(), loader);
-      if (entry != null && !hasNoBody(method)) {
+      if (entry != null && !method.is(Opcodes.ACC_ABSTRACT)) {
         String origin = type.name + "#" + method.name + method.parameterList();
         String source = "'" + entry.name + "' (config: " + entry.pattern + ")";
-        entry.matched = true; // a refusal below is reported here, not again as unused
+        entry.matched = true; // a refusal below is reported with its pattern, not as unused
         if (usedByWeir) {
-          AgentLog.error(
-              "cannot limit "
-                  + origin
-                  + " as "
-                  + source
-                  + ": Weir itself uses "
+          entry.refuse(
+              origin,
+              "Weir itself uses "
                   + type.name
-                  + " (to limit a call, or to weave and log), so a limit there would stop Weir;"
-                  + " it is left unlimited");
+                  + " to limit calls, weave and log, so a limit there would stop Weir");
+          continue;
+        }
+        String cannotWrap =
+            method.is(Opcodes.ACC_NATIVE) ? placement.whyNativeCannotBeWrapped(method.key()) : null;
+        if (cannotWrap != null) {
+          entry.refuse(origin, cannotWrap);
           continue;
         }
         if (method.carriesLimit()) {
@@ -142,14 +144,24 @@ final class LimitWeaver {
     }
     for (MethodModel method : limited) {
       String origin = type.name + "#" + method.name + method.parameterList();
-      if (hasNoBody(method)) {
+      if (method.is(Opcodes.ACC_ABSTRACT)) {
         AgentLog.error(
             "cannot limit "
                 + origin
-                + (method.is(Opcodes.ACC_NATIVE)
-                    ? ": a native method has no body to limit; limit the Java method that calls it"
-                    : ": an abstract method has no body to limit; annotate its implementations"
-                        + " instead"));
+                + ": an abstract method has no calls of its own to limit; annotate its"
+                + " implementations instead");
+        continue;
+      }
+      String cannotWrap =
+          method.is(Opcodes.ACC_NATIVE) ? placement.whyNativeCannotBeWrapped(method.key()) : null;
+      if (cannotWrap != null && placement.redefining) {
+        // a loaded class can neither gain the wrapper's body method nor lose a native flag
+        AgentLog.error(
+            "cannot limit "
+                + origin
+                + ": "
+                + cannotWrap
+                + "; it runs unlimited until the JVM starts with -javaagent:weir-agent.jar");
         continue;
       }
       String defaultName =
@@ -158,6 +170,13 @@ final class LimitWeaver {
               + method.name
               + (limitedPerName.get(method.name) > 1 ? method.parameterList() : "");
       weave(plan, type, method, origin, bind(type, method, origin, defaultName, loader));
+      if (cannotWrap != null) {
+        plan.moved.remove(method.key());
+        String message =
+            "weir: cannot limit " + origin + ": " + cannotWrap + " (every call fails closed)";
+        AgentLog.error(message.substring("weir: ".length()));
+        plan.failClosed.put(method.key(), message);
+      }
     }
     return plan;
   }
@@ -168,8 +187,8 @@ final class LimitWeaver {
    * @param warmUp the model of {@link WarmUp}
    * @return the plan
    */
-  Map<String, LimitPrologue> planWarmUp(ClassModel warmUp) {
-    Map<String, LimitPrologue> plan = new LinkedHashMap<String, LimitPrologue>();
+  Plan planWarmUp(ClassModel warmUp) {
+    Plan plan = new Plan();
     for (MethodModel method : warmUp.methods) {
       if (method.name.equals("run")) {
         weave(plan, warmUp, method, "warm-up", new Binding(-1, "warm-up"));
@@ -178,16 +197,8 @@ final class LimitWeaver {
     return plan;
   }
 
-  private static boolean hasNoBody(MethodModel method) {
-    return method.is(Opcodes.ACC_ABSTRACT) || method.is(Opcodes.ACC_NATIVE);
-  }
-
   private void weave(
-      Map<String, LimitPrologue> plan,
-      ClassModel type,
-      MethodModel method,
-      String origin,
-      Binding binding) {
+      Plan plan, ClassModel type, MethodModel method, String origin, Binding binding) {
     if (binding.id >= 0
         && !binding.outermostOnly // config patterns may mix methods with and without the key
         && !(LimiterRegistry.limiter(binding.id) instanceof RefusedLimiter)) {
@@ -196,8 +207,8 @@ final class LimitWeaver {
         binding = refuse(binding.name, origin, conflict);
       }
     }
-    plan.put(
-        method.name + method.descriptor,
+    plan.prologues.put(
+        method.key(),
         new LimitPrologue(
             type,
             method,
@@ -207,6 +218,9 @@ final class LimitWeaver {
             binding.fallback,
             binding.fallbackTakesException,
             binding.outermostOnly));
+    if (method.is(Opcodes.ACC_NATIVE)) {
+      plan.moved.add(method.key()); // renamed with the native method prefix, behind a wrapper
+    }
   }
 
   /**
@@ -672,6 +686,68 @@ final class LimitWeaver {
     Fallback(MethodModel method, boolean takesException) {
       this.method = method;
       this.takesException = takesException;
+    }
+  }
+
+  /**
+   * What weaving one class does: a prologue per limited method, and for some of them another place.
+   * Built by {@link #plan}; the {@link Weaver} may move more methods or fail more closed while it
+   * writes (a body too large to take the prologue). Confined to the weaving thread.
+   */
+  static final class Plan {
+    /** The prologues by method key ({@code run(I)I}). */
+    final Map<String, LimitPrologue> prologues = new LinkedHashMap<String, LimitPrologue>();
+
+    /**
+     * Methods whose body moves to a private method named {@link Weaver#MOVED_PREFIX} + name, behind
+     * a wrapper that keeps the name and runs the prologue (natives: renamed with the prefix).
+     */
+    final Set<String> moved = new HashSet<String>();
+
+    /** Methods whose code becomes a throw of {@link IllegalStateException}, with its message. */
+    final Map<String, String> failClosed = new HashMap<String, String>();
+
+    boolean isEmpty() {
+      return prologues.isEmpty();
+    }
+  }
+
+  /** What weaving may do to a class's shape. Immutable. */
+  static final class Placement {
+    /** At load time, with the native method prefix set. */
+    static final Placement AT_LOAD = new Placement(false, Collections.<String>emptySet(), true);
+
+    /** The class is loaded already (retransformation): it can gain no method. */
+    final boolean redefining;
+
+    /** Redefining: the methods moved when the class loaded, which must move again. */
+    final Set<String> movedAtLoad;
+
+    /** Whether the JVM resolves a native method renamed with {@link Weaver#MOVED_PREFIX}. */
+    final boolean nativePrefix;
+
+    Placement(boolean redefining, Set<String> movedAtLoad, boolean nativePrefix) {
+      this.redefining = redefining;
+      this.movedAtLoad = movedAtLoad;
+      this.nativePrefix = nativePrefix;
+    }
+
+    /** Whether the method's body may move to a method of its own. */
+    boolean canMove(String methodKey) {
+      return !redefining || movedAtLoad.contains(methodKey);
+    }
+
+    /** Why a native method cannot be limited through a wrapper, or null if it can. */
+    String whyNativeCannotBeWrapped(String methodKey) {
+      if (!canMove(methodKey)) {
+        return "it is a native method of a class loaded before the agent started, and a loaded"
+            + " class cannot gain the wrapper that would limit it";
+      }
+      if (!nativePrefix) {
+        return "it is a native method, and this JVM does not let the agent set the native method"
+            + " prefix that would limit it";
+      }
+      return null;
     }
   }
 }

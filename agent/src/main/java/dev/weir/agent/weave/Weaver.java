@@ -1,13 +1,26 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.weave.LimitWeaver.Placement;
+import dev.weir.agent.weave.LimitWeaver.Plan;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import net.bytebuddy.jar.asm.AnnotationVisitor;
+import net.bytebuddy.jar.asm.Attribute;
 import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassTooLargeException;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.MethodTooLargeException;
 import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.TypePath;
 import net.bytebuddy.utility.OpenedClassReader;
 
 /**
@@ -17,15 +30,45 @@ import net.bytebuddy.utility.OpenedClassReader;
  * its method's body. Methods without a prologue are copied as bytes, constant pool included.
  *
  * <p>Nothing else is read or loaded: no other class file, no application class, no type hierarchy.
- * No field or method is added, so retransformation always works, and no stack map frame is computed
- * (the prologue writes its own), so no class is ever looked up for a common supertype. This is Byte
- * Buddy's class decoration without its type descriptions, which cost the agent about 190 ms of
- * start-up in classes to load and initialise before the first class could be woven.
+ * No stack map frame is computed (the prologue writes its own), so no class is ever looked up for a
+ * common supertype. This is Byte Buddy's class decoration without its type descriptions, which cost
+ * the agent about 190 ms of start-up in classes to load and initialise before the first class could
+ * be woven.
+ *
+ * <h2>Every method is limited, or fails closed</h2>
+ *
+ * <p>A method whose code would pass the JVM's 65,535-byte limit with the prologue in it cannot take
+ * it in place, and ASM then refuses the whole class. Rather than lose every limit of the class, the
+ * weaver writes it again with that method <em>moved</em>: its body goes to a new private synthetic
+ * method named {@link #MOVED_PREFIX} + its name, and a small wrapper keeps the name, the flags and
+ * the annotations, runs the prologue and calls the body. A native method is limited the same way:
+ * renamed with the prefix, which the agent registers as the JVM's native method prefix, so the JVM
+ * still links it to its native code. Only a class that is loading may gain a method: in a class
+ * loaded already (retransformed on attach), or in a constructor (whose body must stay in it), a
+ * method that cannot be moved <em>fails closed</em>: its code becomes a throw of {@link
+ * IllegalStateException} naming it and why. A class whose methods moved when it loaded is moved the
+ * same way again when it is retransformed, so its shape never changes.
  *
  * <p>Thread-safe.
  */
 final class Weaver {
+  /**
+   * The prefix of a moved body's name, and the native method prefix the agent registers: {@code
+   * $weir$send} holds the body of {@code send}.
+   */
+  static final String MOVED_PREFIX = "$weir$";
+
   private final LimitWeaver limits;
+
+  /** Whether the JVM resolves natives renamed with {@link #MOVED_PREFIX}: set once it does. */
+  private volatile boolean nativePrefix;
+
+  /**
+   * For each class whose methods moved when it loaded, as {@code LOADER_ID:internal/Name}: their
+   * keys, which must move again whenever the class is retransformed.
+   */
+  private final ConcurrentHashMap<String, Set<String>> movedAtLoad =
+      new ConcurrentHashMap<String, Set<String>>();
 
   /**
    * Creates the weaver.
@@ -37,8 +80,13 @@ final class Weaver {
     this.limits = new LimitWeaver(clock, config);
   }
 
+  /** The JVM now resolves native methods renamed with {@link #MOVED_PREFIX}. */
+  void nativePrefixSet() {
+    nativePrefix = true;
+  }
+
   /**
-   * Weaves a class file.
+   * Weaves a class file that is loading.
    *
    * @param loader the class's loader, null for the bootstrap loader
    * @param internalName the class's internal name
@@ -47,16 +95,46 @@ final class Weaver {
    * @throws RuntimeException if the class file cannot be read or written (the caller reports it)
    */
   byte[] weave(ClassLoader loader, String internalName, byte[] classFile) {
+    return weave(loader, internalName, classFile, false);
+  }
+
+  /**
+   * Weaves a class file.
+   *
+   * @param loader the class's loader, null for the bootstrap loader
+   * @param internalName the class's internal name
+   * @param classFile the class file as the JVM has it
+   * @param redefining true if the class is loaded already (retransformation): it can gain no method
+   * @return the woven class file, or null when no method of the class is limited
+   * @throws RuntimeException if the class file cannot be read or written (the caller reports it)
+   */
+  byte[] weave(ClassLoader loader, String internalName, byte[] classFile, boolean redefining) {
     ClassReader reader = OpenedClassReader.of(classFile); // parsed once, read by both passes
     ClassModel type = ClassModel.read(reader);
-    Map<String, LimitPrologue> plan = limits.plan(type, loader);
+    String classKey = LimiterRegistry.loaderId(loader) + ":" + internalName;
+    Set<String> earlier = redefining ? movedAtLoad.get(classKey) : null;
+    Placement placement =
+        new Placement(
+            redefining, earlier == null ? Collections.<String>emptySet() : earlier, nativePrefix);
+    Plan plan = limits.plan(type, loader, placement);
     if (plan.isEmpty()) {
       return null;
+    }
+    if (earlier != null) {
+      for (String key : earlier) {
+        if (plan.prologues.containsKey(key)) {
+          plan.moved.add(key); // the same shape as when it loaded
+        }
+      }
     }
     if (AgentLog.debugEnabled()) {
       AgentLog.debug("woven " + type.name);
     }
-    return write(reader, plan);
+    byte[] woven = write(reader, plan, placement);
+    if (!redefining && !plan.moved.isEmpty()) {
+      movedAtLoad.put(classKey, Collections.unmodifiableSet(new HashSet<String>(plan.moved)));
+    }
+    return woven;
   }
 
   /**
@@ -72,28 +150,108 @@ final class Weaver {
         throw new IllegalStateException("the agent serves no class file of " + WarmUp.class);
       }
       ClassReader reader = OpenedClassReader.of(classFile);
-      write(reader, limits.planWarmUp(ClassModel.read(reader)));
+      write(reader, limits.planWarmUp(ClassModel.read(reader)), Placement.AT_LOAD);
     } catch (RuntimeException e) {
       AgentLog.debug("warm-up failed (weaving itself is unaffected): " + e);
     }
   }
 
   /**
-   * Copies the class file with each planned prologue in front of its method.
+   * Writes the class as planned; a method too large for its prologue is then moved, or fails closed
+   * where it cannot move, and the class is written again.
+   */
+  private static byte[] write(ClassReader reader, Plan plan, Placement placement) {
+    boolean freshPool = false;
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return writeOnce(reader, plan, freshPool);
+      } catch (MethodTooLargeException e) {
+        String key = e.getMethodName() + e.getDescriptor();
+        LimitPrologue prologue = plan.prologues.get(key);
+        if (prologue == null
+            || plan.moved.contains(key)
+            || plan.failClosed.containsKey(key)
+            || attempt > plan.prologues.size()) {
+          throw e; // not a prologue's doing: this is a bug of the agent's
+        }
+        String why =
+            "with the limit woven in, its code would be "
+                + e.getCodeSize()
+                + " bytes, beyond the JVM's limit of 65535";
+        if (placement.canMove(key) && !prologue.method().isConstructor()) {
+          plan.moved.add(key);
+          AgentLog.warn(
+              prologue.origin()
+                  + ": "
+                  + why
+                  + "; it is limited through a wrapper instead (its body moved to "
+                  + MOVED_PREFIX
+                  + prologue.method().name
+                  + ")");
+        } else {
+          String message =
+              "weir: cannot limit "
+                  + prologue.origin()
+                  + ": "
+                  + why
+                  + (prologue.method().isConstructor()
+                      ? ", and a constructor's body cannot move to a method of its own"
+                      : ", and a class loaded before the agent started cannot gain the method its"
+                          + " body would move to")
+                  + " (every call fails closed)";
+          plan.failClosed.put(key, message);
+          AgentLog.error(message.substring("weir: ".length()));
+        }
+      } catch (ClassTooLargeException e) {
+        if (freshPool) {
+          throw e;
+        }
+        freshPool = true; // the copied pool holds constants no method uses any longer
+      }
+    }
+  }
+
+  /**
+   * Copies the class file with each planned prologue in front of its method, or around its moved
+   * body.
    *
+   * @param freshPool true to build a new constant pool rather than copy the class file's
    * @throws IllegalStateException if a planned method is not in the class file
    */
-  private static byte[] write(ClassReader reader, Map<String, LimitPrologue> plan) {
-    ClassWriter writer = new ClassWriter(reader, 0); // copies the pool and unchanged methods
-    final Map<String, LimitPrologue> pending = new HashMap<String, LimitPrologue>(plan);
+  private static byte[] writeOnce(ClassReader reader, final Plan plan, boolean freshPool) {
+    final Map<String, Integer> maxLocals = bodyMaxLocals(reader, plan);
+    // copies the pool, and unchanged methods as bytes
+    ClassWriter writer = freshPool ? new ClassWriter(0) : new ClassWriter(reader, 0);
+    final Map<String, LimitPrologue> pending = new HashMap<String, LimitPrologue>(plan.prologues);
     reader.accept(
         new ClassVisitor(OpenedClassReader.ASM_API, writer) {
           @Override
           public MethodVisitor visitMethod(
               int access, String name, String descriptor, String signature, String[] exceptions) {
+            String key = name + descriptor;
+            LimitPrologue prologue = pending.remove(key);
+            if (prologue == null) {
+              return super.visitMethod(access, name, descriptor, signature, exceptions);
+            }
+            String closed = plan.failClosed.get(key);
+            if (closed != null) {
+              MethodVisitor mv =
+                  super.visitMethod(
+                      access & ~Opcodes.ACC_NATIVE, name, descriptor, signature, exceptions);
+              return new FailClosed(mv, prologue, closed);
+            }
+            if (plan.moved.contains(key)) {
+              MethodVisitor wrapper =
+                  super.visitMethod(
+                      access & ~Opcodes.ACC_NATIVE, name, descriptor, signature, exceptions);
+              MethodVisitor body =
+                  super.visitMethod(
+                      movedAccess(access), MOVED_PREFIX + name, descriptor, signature, exceptions);
+              return new Moved(wrapper, body, prologue);
+            }
             MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-            LimitPrologue prologue = pending.remove(name + descriptor);
-            return prologue == null || mv == null ? mv : prologue.wrap(mv);
+            Integer bodyMaxLocals = maxLocals.get(key);
+            return prologue.wrap(mv, bodyMaxLocals == null ? 0 : bodyMaxLocals);
           }
         },
         0);
@@ -101,5 +259,143 @@ final class Weaver {
       throw new IllegalStateException("planned methods not found: " + pending.keySet());
     }
     return writer.toByteArray();
+  }
+
+  /** A moved body's access: private and synthetic, otherwise as the method was. */
+  private static int movedAccess(int access) {
+    int kept =
+        access
+            & ~(Opcodes.ACC_PUBLIC
+                | Opcodes.ACC_PROTECTED
+                | Opcodes.ACC_SYNCHRONIZED // the wrapper holds the monitor
+                | Opcodes.ACC_VARARGS);
+    return kept | Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
+  }
+
+  /**
+   * The {@code max_locals} of each method whose prologue keeps a local after the body's own (a
+   * nesting prologue woven in place), read from its code.
+   */
+  private static Map<String, Integer> bodyMaxLocals(ClassReader reader, Plan plan) {
+    final Set<String> wanted = new HashSet<String>();
+    for (Map.Entry<String, LimitPrologue> e : plan.prologues.entrySet()) {
+      String key = e.getKey();
+      if (e.getValue().nesting()
+          && !plan.moved.contains(key)
+          && !plan.failClosed.containsKey(key)) {
+        wanted.add(key);
+      }
+    }
+    final Map<String, Integer> found = new HashMap<String, Integer>();
+    if (wanted.isEmpty()) {
+      return found;
+    }
+    reader.accept(
+        new ClassVisitor(OpenedClassReader.ASM_API) {
+          @Override
+          public MethodVisitor visitMethod(
+              int access, String name, String descriptor, String signature, String[] exceptions) {
+            final String key = name + descriptor;
+            if (!wanted.contains(key)) {
+              return null; // its code is not even read
+            }
+            return new MethodVisitor(OpenedClassReader.ASM_API) {
+              @Override
+              public void visitMaxs(int maxStack, int maxLocals) {
+                found.put(key, maxLocals);
+              }
+            };
+          }
+        },
+        ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return found;
+  }
+
+  /**
+   * Sends what describes a method (annotations, parameter names, attributes) to one visitor and its
+   * code to another (or nowhere); subclasses write the described method's code at the end.
+   */
+  private abstract static class Split extends MethodVisitor {
+    final MethodVisitor described;
+
+    Split(MethodVisitor described, MethodVisitor code) {
+      super(OpenedClassReader.ASM_API, code);
+      this.described = described;
+    }
+
+    @Override
+    public void visitParameter(String name, int access) {
+      described.visitParameter(name, access);
+    }
+
+    @Override
+    public AnnotationVisitor visitAnnotationDefault() {
+      return described.visitAnnotationDefault();
+    }
+
+    @Override
+    public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+      return described.visitAnnotation(descriptor, visible);
+    }
+
+    @Override
+    public AnnotationVisitor visitTypeAnnotation(
+        int typeRef, TypePath typePath, String descriptor, boolean visible) {
+      return described.visitTypeAnnotation(typeRef, typePath, descriptor, visible);
+    }
+
+    @Override
+    public void visitAnnotableParameterCount(int parameterCount, boolean visible) {
+      described.visitAnnotableParameterCount(parameterCount, visible);
+    }
+
+    @Override
+    public AnnotationVisitor visitParameterAnnotation(
+        int parameter, String descriptor, boolean visible) {
+      return described.visitParameterAnnotation(parameter, descriptor, visible);
+    }
+
+    @Override
+    public void visitAttribute(Attribute attribute) {
+      described.visitAttribute(attribute);
+    }
+  }
+
+  /**
+   * A moved method: the wrapper keeps its name and what describes it, the body takes its code; the
+   * wrapper's code is written at the end.
+   */
+  private static final class Moved extends Split {
+    private final LimitPrologue prologue;
+
+    Moved(MethodVisitor wrapper, MethodVisitor body, LimitPrologue prologue) {
+      super(wrapper, body);
+      this.prologue = prologue;
+    }
+
+    @Override
+    public void visitEnd() {
+      super.visitEnd(); // the body
+      prologue.writeWrapper(described, MOVED_PREFIX + prologue.method().name);
+      described.visitEnd();
+    }
+  }
+
+  /** A method that fails closed: keeps what describes it, drops its code, writes a throw. */
+  private static final class FailClosed extends Split {
+    private final LimitPrologue prologue;
+    private final String message;
+
+    FailClosed(MethodVisitor method, LimitPrologue prologue, String message) {
+      super(method, null); // its code is dropped
+      this.prologue = prologue;
+      this.message = message;
+    }
+
+    @Override
+    public void visitEnd() {
+      LimitPrologue.writeFailClosed(described, prologue.method(), message);
+      described.visitEnd();
+    }
   }
 }

@@ -29,11 +29,11 @@ public final class WeirInstaller {
    */
   public static boolean install(
       String args, Instrumentation instrumentation, boolean premain, String version) {
-    CallDepth.enterWeir(); // config limits on JDK classes never charge the agent's start
+    int[] section = CallDepth.enterWeir(); // config limits never charge the agent's start
     try {
       return installOwn(args, instrumentation, premain, version);
     } finally {
-      CallDepth.leaveWeir();
+      section[0]--;
     }
   }
 
@@ -103,6 +103,11 @@ public final class WeirInstaller {
       transformer.prepareNow();
     }
     instrumentation.addTransformer(transformer, !premain || limits.hasPatterns());
+    if (instrumentation.isNativeMethodPrefixSupported()) {
+      // a limited native method is renamed $weir$NAME behind a wrapper; the JVM links it still
+      instrumentation.setNativeMethodPrefix(transformer, Weaver.MOVED_PREFIX);
+      transformer.nativePrefixSet();
+    }
     String retransformed = "";
     if (!premain) {
       retransformed =

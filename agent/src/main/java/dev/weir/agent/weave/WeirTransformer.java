@@ -52,6 +52,9 @@ final class WeirTransformer implements ClassFileTransformer {
 
   private volatile Weaver weaver;
 
+  /** Whether the JVM resolves natives renamed with {@link Weaver#MOVED_PREFIX}. */
+  private volatile boolean nativePrefix;
+
   /**
    * Creates the transformer.
    *
@@ -84,11 +87,11 @@ final class WeirTransformer implements ClassFileTransformer {
     if (!config.hasPatterns()) { // no config limit could charge the agent's own work
       return transformOwn(loader, internalName, classBeingRedefined, classFile);
     }
-    CallDepth.enterWeir(); // config limits on JDK classes never charge the agent's own work
+    int[] section = CallDepth.enterWeir(); // config limits never charge the agent's own work
     try {
       return transformOwn(loader, internalName, classBeingRedefined, classFile);
     } finally {
-      CallDepth.leaveWeir();
+      section[0]--; // a plain store: no StackOverflowError can skip it
     }
   }
 
@@ -107,7 +110,7 @@ final class WeirTransformer implements ClassFileTransformer {
     }
     transforming.set(Boolean.TRUE);
     try {
-      byte[] result = weaver().weave(loader, internalName, classFile);
+      byte[] result = weaver().weave(loader, internalName, classFile, classBeingRedefined != null);
       if (result != null) {
         if (modules != null) {
           modules.assureReadsBridge(classBeingRedefined, loader, internalName);
@@ -246,6 +249,19 @@ final class WeirTransformer implements ClassFileTransformer {
     }
   }
 
+  /**
+   * The JVM now resolves native methods renamed with {@link Weaver#MOVED_PREFIX}, the native method
+   * prefix registered for this transformer: native methods of classes that load from now on can be
+   * limited through a wrapper.
+   */
+  void nativePrefixSet() {
+    nativePrefix = true;
+    Weaver w = weaver; // volatile write, then read: the weaver's creation sees one or the other
+    if (w != null) {
+      w.nativePrefixSet();
+    }
+  }
+
   private Weaver weaver() throws Exception {
     Weaver w = weaver;
     if (w == null) {
@@ -254,6 +270,9 @@ final class WeirTransformer implements ClassFileTransformer {
         if (w == null) {
           w = weaverFactory.call();
           weaver = w;
+          if (nativePrefix) {
+            w.nativePrefixSet();
+          }
         }
       }
     }

@@ -200,8 +200,9 @@ class KeyedBucketsTest {
   void aKeyWhoseToStringIsNullIsTheKeyNullOnEveryPath() {
     BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, SECONDS, 1);
     int id = LimiterRegistry.add(l);
-    assertEquals(Limiter.ADMITTED, WeirBridge.acquireOutermost(id, null)); // config key:
-    WeirBridge.leave(id);
+    int[] cell = WeirBridge.enter(id);
+    assertEquals(Limiter.ADMITTED, WeirBridge.acquireOutermost(id, null, cell)); // config key:
+    cell[0] = 0;
     assertEquals(100 * MS, WeirBridge.acquire(id, null), "@LimitKey: the same bucket, \"null\"");
     assertEquals(1, l.keyedStates().size());
     assertEquals(Limiter.ADMITTED, l.acquire(), "the one-bucket state is untouched");

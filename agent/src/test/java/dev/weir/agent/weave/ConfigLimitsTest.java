@@ -1,5 +1,6 @@
 package dev.weir.agent.weave;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,9 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weir.agent.bootstrap.FakeClock;
 import dev.weir.agent.config.ConfigFile;
 import java.util.Collections;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code Type+} patterns follow each class loader's own view of a class name. */
+/**
+ * {@code Type+} patterns follow each class loader's own view of a class name; what a pattern
+ * matched that Weir cannot limit is reported once per pattern.
+ */
 class ConfigLimitsTest {
   private static ConfigLimits subtypesOfSvc() {
     ConfigFile file =
@@ -54,5 +59,41 @@ class ConfigLimitsTest {
     assertFalse(config.noteSupertypes("q/Leaf", new String[] {"q/Base"}, b));
     assertNotNull(config.match("q.Leaf", "get", Collections.<String>emptyList(), a));
     assertNull(config.match("q.Leaf", "get", Collections.<String>emptyList(), b));
+  }
+
+  @Test
+  void methodsAPatternMatchedThatWeirCannotLimitAreReportedOnceInOneLine() {
+    ConfigLimits config = subtypesOfSvc();
+    ConfigLimits.Entry entry = config.match("q.Svc", "get", Collections.<String>emptyList(), null);
+    assertEquals(Collections.emptyList(), config.refusalReports(0), "nothing refused yet");
+    for (int i = 0; i < 1605; i++) {
+      entry.refuse("q.Impl" + i + "#get()", i == 1 ? "another reason" : "a reason");
+    }
+    assertEquals(
+        Collections.emptyList(),
+        config.refusalReports(60_000_000_000L),
+        "not reported before more refusals of the same burst have had time to come");
+    List<String> lines = config.refusalReports(0);
+    assertEquals(
+        List.of(
+            "test.yaml:2: the pattern q.Svc+#get of 'svc' matched 1605 methods that Weir cannot"
+                + " limit; they run unlimited: q.Impl0#get() (a reason); q.Impl1#get() (another"
+                + " reason); and 1603 more"),
+        lines);
+    entry.refuse("q.Late#get()", "a reason");
+    assertEquals(Collections.emptyList(), config.refusalReports(0), "once per pattern");
+  }
+
+  @Test
+  void twoExamplesForTheSameReasonShareIt() {
+    ConfigLimits config = subtypesOfSvc();
+    ConfigLimits.Entry entry = config.match("q.Svc", "get", Collections.<String>emptyList(), null);
+    entry.refuse("q.A#get()", "Weir uses it");
+    entry.refuse("q.B#get()", "Weir uses it");
+    assertEquals(
+        List.of(
+            "test.yaml:2: the pattern q.Svc+#get of 'svc' matched 2 methods that Weir cannot"
+                + " limit; they run unlimited: q.A#get() and q.B#get() (Weir uses it)"),
+        config.refusalReports(0));
   }
 }
