@@ -64,15 +64,20 @@ public final class BucketLimiter extends Limiter {
     long now = clock.nanoTime();
     BucketState state = states.state(key, now);
     for (; ; ) {
-      if (state == null) {
-        return states.retryAfterBoundNanos(now);
+      if (state == null) { // a new key at the bound
+        long retryAfter = states.retryAfterBoundNanos(now);
+        if (retryAfter != 0) {
+          return retryAfter;
+        }
+        state = states.slowState(key, now); // a held key went idle meanwhile: room for this one
+        continue;
       }
       long result = bucket.acquire(state, now, permits, false);
       if (result == 0) {
         return ADMITTED;
       }
       if (result != GcraBucket.STATE_RETIRED) {
-        result = notAtOnce(state, now, result, true);
+        result = notAtOnce(state, key, now, result);
         if (result != GcraBucket.STATE_RETIRED) {
           return result;
         }
@@ -107,7 +112,7 @@ public final class BucketLimiter extends Limiter {
     KeyedBuckets states = keyed;
     if (states == null) {
       boolean background = clock == NanoClock.SYSTEM;
-      states = new KeyedBuckets(bucket, clock, KeyedBuckets.defaultMaxKeys, background);
+      states = new KeyedBuckets(bucket, clock, KeyedBuckets.defaultMaxKeys);
       keyed = states;
       if (background) {
         KeySweeper.register(states);
@@ -126,15 +131,18 @@ public final class BucketLimiter extends Limiter {
   }
 
   private long notAtOnce(long now, long result) {
-    return notAtOnce(bucket, now, result, false);
+    return notAtOnce(bucket, null, now, result);
   }
 
   /**
    * The outcome of a call whose first try did not admit it at once: the clock-reading protocol of
    * {@link GcraBucket}, then a wait or a limit. Returns {@link GcraBucket#STATE_RETIRED} if a
    * per-key state was retired meanwhile (nothing taken; look the key up again).
+   *
+   * @param key the key of a per-key state; null for the keyless bucket
    */
-  private long notAtOnce(BucketState state, long now, long result, boolean perKey) {
+  private long notAtOnce(BucketState state, String key, long now, long result) {
+    boolean perKey = key != null;
     if (result == GcraBucket.STALE_CLOCK) {
       now = clock.nanoTime();
       result = bucket.acquire(state, now, permits, true, perKey);
@@ -154,14 +162,15 @@ public final class BucketLimiter extends Limiter {
     if (result < 0) {
       return bucket.retryAfterNanos(result);
     }
-    return await(state, now, result, perKey);
+    return await(state, key, now, result);
   }
 
   /**
    * Parks until the call's slot. The wait counts forward clock time only, so a clock that steps
    * back while a call waits never lengthens that wait.
    */
-  private long await(BucketState state, long now, long waitTicks, boolean perKey) {
+  private long await(BucketState state, String key, long now, long waitTicks) {
+    boolean perKey = key != null;
     long remaining = bucket.toNanosCeil(waitTicks);
     long last = now;
     for (; ; ) {
@@ -176,7 +185,9 @@ public final class BucketLimiter extends Limiter {
       }
       clock.parkNanos(remaining);
       if (Thread.currentThread().isInterrupted()) {
-        bucket.giveBack(state, now, waitTicks, permits, perKey);
+        if (bucket.giveBack(state, now, waitTicks, permits, perKey) && perKey) {
+          keyed.gaveBack(key, now); // its idle instant moved earlier
+        }
         return ~bucket.probeRetryAfterNanos(state, clock.nanoTime(), permits);
       }
     }

@@ -8,11 +8,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The one background thread that drops idle per-key states: once a second, or at once when a call
- * finds a table at its bound, it sweeps each {@link KeyedBuckets} whose earliest state may have
- * gone idle, so memory returns without new calls and a caller never sweeps a whole table itself.
- * After a sweep it rests at least as long as the sweep took, so a flood of new keys at the bound
- * costs at most half of one core.
+ * The one background thread that drops idle per-key states: once a second it sweeps each {@link
+ * KeyedBuckets} whose earliest state may have gone idle, so memory returns without new calls (a
+ * call at a table's bound makes its own room, one key at a time). After a sweep it rests at least
+ * as long as the sweep took, so sweeping costs at most half of one core.
  *
  * <p>The thread is a daemon named {@code weir-key-sweeper}, started with the first per-key limiter.
  * It must hold nothing of the application that made that first call: it is created inside a
@@ -27,9 +26,6 @@ final class KeySweeper implements Runnable {
   private static final CopyOnWriteArrayList<KeyedBuckets> TABLES =
       new CopyOnWriteArrayList<KeyedBuckets>();
   private static volatile Thread thread;
-
-  /** Set by {@link #wake()}, so a wake that comes while the sweeper works is not lost. */
-  private static volatile boolean woken;
 
   private KeySweeper() {}
 
@@ -56,15 +52,6 @@ final class KeySweeper implements Runnable {
                   return t;
                 }
               });
-    }
-  }
-
-  /** Asks the sweeper to sweep now (a table reached its bound). Never blocks. */
-  static void wake() {
-    Thread t = thread;
-    if (t != null && !woken) {
-      woken = true;
-      LockSupport.unpark(t);
     }
   }
 
@@ -121,15 +108,8 @@ final class KeySweeper implements Runnable {
       } catch (Throwable t) {
         AgentLog.error("the per-key sweeper failed and keeps running: " + t);
       }
-      long rest = System.nanoTime() - began; // rest as long as the sweep took, wakes or not
-      for (long deadline = System.nanoTime() + rest; rest > 0; ) {
-        LockSupport.parkNanos(this, rest);
-        rest = deadline - System.nanoTime();
-      }
-      if (!woken) {
-        LockSupport.parkNanos(this, PERIOD_NANOS); // until the period ends or a table is full
-      }
-      woken = false;
+      long took = System.nanoTime() - began;
+      LockSupport.parkNanos(this, Math.max(PERIOD_NANOS, took)); // at least as long as it took
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.weir.agent.bootstrap;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,11 +26,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * that still limits is never dropped. The background {@link KeySweeper} sweeps each table once its
  * earliest live state may have gone idle.
  *
- * <p><b>The bound.</b> At most {@code maxKeys} keys are held. A call with a new key that finds the
- * table full first sweeps it (one sweep at a time, only once some state may be idle); if no key can
- * be dropped the call is limited (fails closed, as nginx does when its zone is full), with a
- * retry-after of the time until the earliest held key may go idle. Keys already held are never
- * affected. Memory is therefore bounded by {@code maxKeys} states and keys.
+ * <p><b>The bound.</b> At most {@code maxKeys} keys are held. Past it, a call with a new key is
+ * admitted whenever some held key is idle (dropping that key is unobservable), and otherwise
+ * limited (fails closed, as nginx does when its zone is full) with a retry-after of exactly the
+ * time until the earliest held key goes idle; keys already held are never affected. To find that
+ * key without scanning the table on every call, a table at its bound keeps a min-heap of lower
+ * bounds on its keys' idle instants ({@link IdleHeap}). An acquire only ever moves a state's idle
+ * instant later, so an entry made when a key was inserted stays a lower bound without being touched
+ * on the acquire path; an interrupted waiter that gives its permits back moves it earlier, and adds
+ * a new entry. A call at the bound looks at the heap's top: if it is later than now, no key is
+ * idle; if not, it reads that key's state, and either drops it (idle: room for the caller) or
+ * corrects the entry to the state's real idle instant and looks again. A refused call's retry-after
+ * is the top once its entry is found exact. Each correction is paid for by an acquire that made the
+ * entry stale, so a call costs {@code O(log maxKeys)} amortised, and nothing when the table is
+ * below its bound: the heap is built (one pass) when the bound is first reached, and dropped once
+ * the keys fall below half of it. Memory is therefore bounded by {@code maxKeys} states and keys,
+ * plus the heap (12 bytes an entry, at most twice the keys) near the bound.
  *
  * <p><b>Shrinking.</b> A {@code ConcurrentHashMap} never shrinks its table, so once most keys have
  * gone, the sweeper moves the live states to a new, small table. A new table is published with the
@@ -50,6 +62,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *       KeyedBucketsTest.dropsOnlyIdleStates})
  *   <li>I3: the live keys never exceed {@code maxKeys} (guarded by {@code
  *       KeyedBucketsTest.boundLimitsNewKeysOnly})
+ *   <li>I4: while the heap exists, every live state has an entry no later than its idle instant; so
+ *       a new key is limited at the bound only when no held key is idle, and waiting its
+ *       retry-after admits it when nothing else runs (guarded by {@code
+ *       KeyedBucketsTest.atTheBoundANewKeyIsAdmittedWheneverAHeldKeyIsIdle} and {@code
+ *       KeyedBucketsTest.atTheBoundWaitingExactlyTheRetryAfterAdmits})
  * </ol>
  *
  * <p>Thread-safe. Calls with a known key take no lock and allocate nothing beyond the caller's key
@@ -65,7 +82,6 @@ final class KeyedBuckets {
   private final GcraBucket bucket;
   private final NanoClock clock;
   private final int maxKeys;
-  private final boolean background;
   private final AtomicInteger keys = new AtomicInteger();
   private final ReentrantLock sweeping = new ReentrantLock();
   private volatile Table current = new Table(null);
@@ -79,11 +95,14 @@ final class KeyedBuckets {
   /** Whether {@link #sweepDueNanos} means anything: false while no state is held. */
   private volatile boolean sweepDue;
 
-  /** The key whose state may go idle at {@link #sweepDueNanos}, or null if unknown. */
-  private String soonestKey;
+  /** Near the bound: lower bounds on the held keys' idle instants; else null. */
+  private IdleHeap idle;
 
-  /** Guards the three fields above together: taken once per new key and once per sweep. */
-  private final Object sweepDueLock = new Object();
+  /**
+   * Guards the sweep schedule, written together, and {@link #idle}: taken once per new key, once
+   * per sweep, and by calls at the bound.
+   */
+  private final Object lock = new Object();
 
   /**
    * Creates the per-key states of one limiter.
@@ -91,17 +110,14 @@ final class KeyedBuckets {
    * @param bucket the settings and arithmetic shared by every key
    * @param clock the limiter's clock
    * @param maxKeys the bound on keys, {@code >= 1}
-   * @param background true if the {@link KeySweeper} thread sweeps this table: a call that finds
-   *     the bound reached then wakes it rather than sweeping on the caller's thread
    */
-  KeyedBuckets(GcraBucket bucket, NanoClock clock, int maxKeys, boolean background) {
+  KeyedBuckets(GcraBucket bucket, NanoClock clock, int maxKeys) {
     if (maxKeys < 1) {
       throw new IllegalArgumentException("maxKeys must be >= 1, was " + maxKeys);
     }
     this.bucket = bucket;
     this.clock = clock;
     this.maxKeys = maxKeys;
-    this.background = background;
   }
 
   /** One table of states; {@code previous} is being drained into it, or null. */
@@ -178,7 +194,7 @@ final class KeyedBuckets {
       }
       if (keys.incrementAndGet() > maxKeys) {
         keys.decrementAndGet();
-        if (!makeRoom(nowNanos)) {
+        if (makeRoom(nowNanos) != 0) {
           return null;
         }
         continue;
@@ -196,7 +212,7 @@ final class KeyedBuckets {
         t.inserters.decrementAndGet();
       }
       if (inserted) {
-        sweepNoLaterThan(nowNanos, key);
+        inserted(nowNanos, key);
         return fresh;
       }
       keys.decrementAndGet();
@@ -243,59 +259,53 @@ final class KeyedBuckets {
   }
 
   /**
-   * At the bound: sweeps (or has the sweeper sweep) if some state may be idle by now. Returns true
-   * only if this call made room; a woken sweeper makes it for later calls, so a caller never waits
-   * for a sweep of the whole table.
+   * At the bound: drops one held key that is idle at {@code nowNanos}, if there is one, so that the
+   * caller's new key fits. Never blocks beyond the lock; {@code O(log maxKeys)} amortised, plus one
+   * pass over the table when the bound is first reached.
+   *
+   * @param nowNanos the caller's clock reading
+   * @return 0 if a key was dropped (or room appeared): look again; otherwise the nanoseconds until
+   *     the earliest held key goes idle, exact, {@code >= 1}
    */
-  private boolean makeRoom(long nowNanos) {
-    if (sweepDue && nowNanos - sweepDueNanos < 0) {
-      return false;
-    }
-    if (!sweeping.tryLock()) {
-      return false; // a sweep is making room
-    }
-    try {
-      if (dropSoonest(clock.nanoTime())) {
-        if (background) {
-          KeySweeper.wake(); // for the rest of the table
+  private long makeRoom(long nowNanos) {
+    synchronized (lock) {
+      Table t = current;
+      if (t.previous != null || keys.get() < maxKeys) {
+        // a shrink is moving states, which are briefly in two tables; or room appeared
+        return keys.get() < maxKeys ? 0 : MIN_BOUND_RETRY_NANOS;
+      }
+      if (idle == null) {
+        idle = IdleHeap.of(t.map, bucket, nowNanos, keys); // drops idle keys as it goes
+        if (keys.get() < maxKeys) {
+          return 0;
         }
-        return true;
       }
-      if (background) {
-        KeySweeper.wake();
-        return false;
-      }
-      return sweepLocked(clock.nanoTime(), false) > 0;
-    } finally {
-      sweeping.unlock();
-    }
-  }
-
-  /**
-   * Drops the one state the last sweep (or insert) named as going idle first, if it has: room for
-   * one key in constant time, so that a call limited at the bound is admitted when it retries after
-   * its retry-after. Called under the sweep lock.
-   */
-  private boolean dropSoonest(long nowNanos) {
-    String key;
-    synchronized (sweepDueLock) {
-      key = soonestKey;
-    }
-    if (key == null) {
-      return false;
-    }
-    BucketState s = current.map.get(key);
-    if (s == null || bucket.retireIfIdle(s, nowNanos) != 0 || !current.map.remove(key, s)) {
-      return false;
-    }
-    keys.decrementAndGet();
-    synchronized (sweepDueLock) {
-      if (key.equals(soonestKey)) {
-        soonestKey = null; // which key is next is for the next sweep to find: due now
-        sweepDueNanos = nowNanos;
+      for (; ; ) {
+        if (idle.size == 0) { // held keys are being inserted: their entries follow at once
+          return MIN_BOUND_RETRY_NANOS;
+        }
+        long at = idle.topAt();
+        String key = idle.topKey();
+        BucketState s = t.map.get(key);
+        if (s == null) {
+          idle.pop(); // dropped already; a key inserted again has an entry of its own
+          continue;
+        }
+        long ahead = bucket.retireIfIdle(s, nowNanos);
+        if (ahead == 0) {
+          idle.pop();
+          if (t.map.remove(key, s)) {
+            keys.decrementAndGet();
+          }
+          return 0; // retired by this call or by a sweep that removes it next
+        }
+        long idleAt = nowNanos + bucket.toNanosCeil(ahead);
+        if (idleAt == at) {
+          return Math.max(1, at - nowNanos); // the earliest, and exact
+        }
+        idle.replaceTop(idleAt, key); // later than the entry said: an acquire since
       }
     }
-    return true;
   }
 
   /**
@@ -335,14 +345,12 @@ final class KeyedBuckets {
   }
 
   private int sweepLocked(long nowNanos, boolean mayShrink) {
-    synchronized (sweepDueLock) {
+    synchronized (lock) {
       sweepDue = false; // the loop below finds every state held now; later ones reschedule
-      soonestKey = null;
     }
     Table t = current;
     int dropped = 0;
     long soonest = GcraBucket.NEVER_TICKS;
-    String soonestKeyFound = null;
     int size = 0;
     for (Map.Entry<String, BucketState> e : t.map.entrySet()) {
       BucketState s = e.getValue();
@@ -354,22 +362,21 @@ final class KeyedBuckets {
         }
       } else {
         size++;
-        if (ahead < soonest) {
-          soonest = ahead;
-          soonestKeyFound = e.getKey();
-        }
+        soonest = Math.min(soonest, ahead);
       }
     }
     t.peak = Math.max(t.peak, size + dropped);
     long tpn = bucket.ticksPerNano();
     long soonestNanos =
         soonest >= GcraBucket.NEVER_TICKS ? 1_000_000_000L : (soonest + tpn - 1) / tpn;
-    synchronized (sweepDueLock) {
+    synchronized (lock) {
       // keys inserted during the loop scheduled themselves since it began: keep the earlier
       if (size > 0 && (!sweepDue || nowNanos + soonestNanos - sweepDueNanos < 0)) {
         sweepDueNanos = nowNanos + soonestNanos;
-        soonestKey = soonestKeyFound;
         sweepDue = true;
+      }
+      if (idle != null && keys.get() < maxKeys / 2) {
+        idle = null; // far from the bound again: its memory goes
       }
     }
     if (mayShrink && t.peak >= SHRINK_FLOOR && size < t.peak / 4) {
@@ -409,32 +416,53 @@ final class KeyedBuckets {
 
   /**
    * A new key was inserted at {@code nowNanos}: its state may be idle again one emission interval
-   * later (after a single call), so a sweep is due no later than that.
+   * later (after a single call), so a sweep is due no later than that; near the bound, the heap
+   * learns of it (its idle instant is no earlier than now).
    */
-  private void sweepNoLaterThan(long nowNanos, String key) {
+  private void inserted(long nowNanos, String key) {
     long idleAt = nowNanos + bucket.intervalNanos();
-    synchronized (sweepDueLock) {
+    synchronized (lock) {
       if (!sweepDue || idleAt - sweepDueNanos < 0) {
         sweepDueNanos = idleAt;
-        soonestKey = key;
         sweepDue = true;
+      }
+      if (idle != null) {
+        idle.push(nowNanos, key);
+        if (idle.size > 2 * keys.get() + 64) { // stale entries of keys dropped since
+          idle = IdleHeap.of(current.map, bucket, nowNanos, keys);
+        }
+      }
+    }
+  }
+
+  /**
+   * An interrupted waiter gave its permits back to {@code key}'s state: its idle instant moved
+   * earlier, to no earlier than {@code nowNanos}, so the heap needs an entry that says so.
+   *
+   * @param key the key
+   * @param nowNanos the clock's reading
+   */
+  void gaveBack(String key, long nowNanos) {
+    synchronized (lock) {
+      if (idle != null) {
+        idle.push(nowNanos, key);
       }
     }
   }
 
   /**
    * The retry-after of a call limited because the bound is reached: the time until the earliest
-   * held key may go idle and be dropped.
+   * held key goes idle, exact. Drops an idle key instead if one has appeared since the call was
+   * limited.
    *
-   * @param nowNanos the clock's reading
-   * @return nanoseconds, {@code >= 1}
+   * @param nowNanos the clock reading the call was limited at
+   * @return nanoseconds, {@code >= 1}; 0 if room was made (look the key up again)
    */
   long retryAfterBoundNanos(long nowNanos) {
-    long wait = sweepDue ? sweepDueNanos - nowNanos : 0;
-    return Math.max(MIN_BOUND_RETRY_NANOS, wait);
+    return makeRoom(nowNanos);
   }
 
-  /** The shortest retry-after past the bound: about one sweep of a full table. */
+  /** The retry-after past the bound while a shrink or an insert is under way. */
   private static final long MIN_BOUND_RETRY_NANOS = 1_000_000L;
 
   /**
@@ -454,5 +482,117 @@ final class KeyedBuckets {
    */
   int currentPeak() {
     return Math.max(current.peak, current.map.size());
+  }
+
+  /**
+   * A binary min-heap of (instant in nanoseconds, key), ordered by wrapping comparison of the
+   * instants like {@link System#nanoTime()}: lower bounds on when held keys go idle. Guarded by the
+   * table's lock; two parallel arrays, so an entry costs 12 bytes (8 with compressed references and
+   * the key shared with the table).
+   */
+  static final class IdleHeap {
+    long[] at = new long[16];
+    String[] key = new String[16];
+    int size;
+
+    /**
+     * Builds the heap from a table in one pass, dropping the states idle now as it goes.
+     *
+     * @param map the table's states
+     * @param bucket their arithmetic
+     * @param nowNanos the clock's reading
+     * @param keys the table's key count, decremented for each state dropped
+     */
+    static IdleHeap of(
+        Map<String, BucketState> map, GcraBucket bucket, long nowNanos, AtomicInteger keys) {
+      IdleHeap heap = new IdleHeap();
+      for (Map.Entry<String, BucketState> e : map.entrySet()) {
+        BucketState s = e.getValue();
+        long ahead = bucket.retireIfIdle(s, nowNanos);
+        if (ahead == 0) {
+          if (map.remove(e.getKey(), s)) {
+            keys.decrementAndGet();
+          }
+        } else {
+          heap.add(nowNanos + bucket.toNanosCeil(ahead), e.getKey());
+        }
+      }
+      for (int i = heap.size / 2 - 1; i >= 0; i--) {
+        heap.down(i);
+      }
+      return heap;
+    }
+
+    private void add(long instant, String k) {
+      if (size == at.length) {
+        at = Arrays.copyOf(at, size * 2);
+        key = Arrays.copyOf(key, size * 2);
+      }
+      at[size] = instant;
+      key[size] = k;
+      size++;
+    }
+
+    void push(long instant, String k) {
+      add(instant, k);
+      int i = size - 1;
+      while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (at[parent] - at[i] <= 0) {
+          break;
+        }
+        swap(i, parent);
+        i = parent;
+      }
+    }
+
+    long topAt() {
+      return at[0];
+    }
+
+    String topKey() {
+      return key[0];
+    }
+
+    void pop() {
+      size--;
+      at[0] = at[size];
+      key[0] = key[size];
+      key[size] = null;
+      down(0);
+    }
+
+    void replaceTop(long instant, String k) {
+      at[0] = instant;
+      key[0] = k;
+      down(0);
+    }
+
+    private void down(int i) {
+      for (; ; ) {
+        int least = i;
+        int left = 2 * i + 1;
+        if (left < size && at[left] - at[least] < 0) {
+          least = left;
+        }
+        if (left + 1 < size && at[left + 1] - at[least] < 0) {
+          least = left + 1;
+        }
+        if (least == i) {
+          return;
+        }
+        swap(i, least);
+        i = least;
+      }
+    }
+
+    private void swap(int i, int j) {
+      long a = at[i];
+      at[i] = at[j];
+      at[j] = a;
+      String k = key[i];
+      key[i] = key[j];
+      key[j] = k;
+    }
   }
 }
