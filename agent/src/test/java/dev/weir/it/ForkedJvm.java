@@ -155,6 +155,20 @@ final class ForkedJvm {
       return found;
     }
 
+    /**
+     * Checks how a fixture's calls of {@code method} ended, as it printed them: {@code
+     * METHOD.admitted}, {@code METHOD.limited} and {@code METHOD.failedClosed}.
+     */
+    Result assertCalls(String method, int admitted, int limited, int failedClosed) {
+      org.junit.jupiter.api.Assertions.assertEquals(
+          admitted, longValue(method + ".admitted"), method + " admitted\n" + this);
+      org.junit.jupiter.api.Assertions.assertEquals(
+          limited, longValue(method + ".limited"), method + " limited\n" + this);
+      org.junit.jupiter.api.Assertions.assertEquals(
+          failedClosed, longValue(method + ".failedClosed"), method + " failed closed\n" + this);
+      return this;
+    }
+
     Result assertExit(int expected) {
       if (exitCode != expected) {
         throw new AssertionError("exit code " + exitCode + ", expected " + expected + ": " + this);

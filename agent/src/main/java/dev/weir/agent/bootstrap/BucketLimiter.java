@@ -18,6 +18,9 @@ public final class BucketLimiter extends Limiter {
   private final String settings;
   private volatile KeyedBuckets keyed;
 
+  /** The first key parameter whose type cannot be judged, or null. */
+  private volatile String identitySource;
+
   /**
    * Creates a limiter.
    *
@@ -103,6 +106,19 @@ public final class BucketLimiter extends Limiter {
     KeyedBuckets.defaultMaxKeys = maxKeys;
   }
 
+  @Override
+  public void keysMayBeIdentities(String keySource) {
+    synchronized (this) {
+      if (identitySource == null) {
+        identitySource = keySource;
+      }
+    }
+    KeyedBuckets states = keyed;
+    if (states != null) {
+      states.checkForIdentities(identitySource);
+    }
+  }
+
   KeyedBuckets keyedBuckets() {
     KeyedBuckets states = keyed;
     return states != null ? states : createKeyedBuckets();
@@ -112,7 +128,10 @@ public final class BucketLimiter extends Limiter {
     KeyedBuckets states = keyed;
     if (states == null) {
       boolean background = clock == NanoClock.SYSTEM;
-      states = new KeyedBuckets(bucket, clock, KeyedBuckets.defaultMaxKeys);
+      states = new KeyedBuckets(bucket, clock, KeyedBuckets.defaultMaxKeys, name());
+      if (identitySource != null) {
+        states.checkForIdentities(identitySource);
+      }
       keyed = states;
       if (background) {
         KeySweeper.register(states);

@@ -91,6 +91,11 @@ public final class DryRunLimiter extends Limiter {
   }
 
   @Override
+  public void keysMayBeIdentities(String keySource) {
+    limiter.keysMayBeIdentities(keySource);
+  }
+
+  @Override
   public String settings() {
     return settings;
   }

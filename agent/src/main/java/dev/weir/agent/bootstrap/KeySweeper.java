@@ -91,10 +91,22 @@ final class KeySweeper implements Runnable {
     return t;
   }
 
-  /** Sweeps every table that is due once; for tests and for the thread. */
+  /** Asks the sweeper to look at the tables now (a key to warn about). Never blocks. */
+  static void nudge() {
+    Thread t = thread;
+    if (t != null) {
+      LockSupport.unpark(t);
+    }
+  }
+
+  /** Sweeps every table that is due once, and reports what they saw; for tests and the thread. */
   static void sweepDue() {
     for (KeyedBuckets table : TABLES) {
       table.sweepIfDue();
+      String warning = table.identityWarning();
+      if (warning != null) {
+        AgentLog.warn(warning);
+      }
     }
   }
 

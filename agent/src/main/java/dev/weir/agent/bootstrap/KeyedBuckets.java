@@ -95,6 +95,17 @@ final class KeyedBuckets {
   /** Whether {@link #sweepDueNanos} means anything: false while no state is held. */
   private volatile boolean sweepDue;
 
+  private final String limiterName;
+
+  /** Set when keys come from a parameter whose type could not be judged: new keys are checked. */
+  private volatile String identitySource;
+
+  /** The first new key that looked like an identity string, or null. */
+  private volatile String identityKey;
+
+  /** Whether {@link #identityKey} was reported; read and written by the sweeper only. */
+  private boolean identityReported;
+
   /** Near the bound: lower bounds on the held keys' idle instants; else null. */
   private IdleHeap idle;
 
@@ -110,14 +121,74 @@ final class KeyedBuckets {
    * @param bucket the settings and arithmetic shared by every key
    * @param clock the limiter's clock
    * @param maxKeys the bound on keys, {@code >= 1}
+   * @param limiterName the limiter's name, for warnings
    */
-  KeyedBuckets(GcraBucket bucket, NanoClock clock, int maxKeys) {
+  KeyedBuckets(GcraBucket bucket, NanoClock clock, int maxKeys, String limiterName) {
     if (maxKeys < 1) {
       throw new IllegalArgumentException("maxKeys must be >= 1, was " + maxKeys);
     }
     this.bucket = bucket;
     this.clock = clock;
     this.maxKeys = maxKeys;
+    this.limiterName = limiterName;
+  }
+
+  /**
+   * Looks at each new key from now on, remembering the first that looks like an identity string;
+   * {@link #identityWarning()} reports it once.
+   *
+   * @param keySource the key parameter whose type could not be judged, for the warning
+   */
+  void checkForIdentities(String keySource) {
+    identitySource = keySource;
+  }
+
+  /**
+   * The warning about a key that looks like an identity string, once: null before one is seen and
+   * after it was reported. Called by the {@link KeySweeper}, off the acquire path.
+   *
+   * @return the warning, or null
+   */
+  String identityWarning() {
+    String key = identityKey;
+    if (key == null || identityReported) {
+      return null;
+    }
+    identityReported = true;
+    return "'"
+        + limiterName
+        + "' keys calls by "
+        + identitySource
+        + ", and a key looks like an identity string: "
+        + key
+        + ". If that type's toString() is Object's, every call gets its own bucket and the limit"
+        + " does nothing; key on a value that names what to limit (a String or number id, or a"
+        + " type whose toString() says it)";
+  }
+
+  /**
+   * Whether a key looks like {@code Object.toString()}'s {@code ClassName@hash}: a qualified class
+   * name (letters, digits, {@code . $ _ / [ ;}), {@code @}, and 1 to 8 lowercase hex digits.
+   */
+  static boolean looksLikeIdentity(String key) {
+    int at = key.lastIndexOf('@');
+    int hexDigits = key.length() - at - 1;
+    if (at <= 0 || hexDigits < 1 || hexDigits > 8 || key.indexOf('.') < 0) {
+      return false;
+    }
+    for (int i = at + 1; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+        return false;
+      }
+    }
+    for (int i = 0; i < at; i++) {
+      char c = key.charAt(i);
+      if (!Character.isJavaIdentifierPart(c) && c != '.' && c != '/' && c != '[' && c != ';') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** One table of states; {@code previous} is being drained into it, or null. */
@@ -420,6 +491,10 @@ final class KeyedBuckets {
    * learns of it (its idle instant is no earlier than now).
    */
   private void inserted(long nowNanos, String key) {
+    if (identitySource != null && identityKey == null && looksLikeIdentity(key)) {
+      identityKey = key; // reported by the sweeper, off the caller's path
+      KeySweeper.nudge();
+    }
     long idleAt = nowNanos + bucket.intervalNanos();
     synchronized (lock) {
       if (!sweepDue || idleAt - sweepDueNanos < 0) {

@@ -41,6 +41,18 @@ public abstract class Limiter {
   public abstract long acquire(String key);
 
   /**
+   * Says that some of this limiter's keys come from a parameter whose type cannot tell whether its
+   * values print as themselves (an interface, an abstract class, {@code Object}): the limiter then
+   * looks at each new key, and warns once if one looks like an identity string ({@code
+   * ClassName@hash}), which would give every call its own bucket. Called while weaving; never on
+   * the acquire path. Does nothing for a limiter without keys.
+   *
+   * @param keySource the parameter, for the warning: {@code parameter 0
+   *     (jakarta.servlet.ServletRequest) of com.acme.Api#service(...)}
+   */
+  public void keysMayBeIdentities(String keySource) {}
+
+  /**
    * The settings in words; two limiters with equal settings may share a name.
    *
    * @return for example {@code token bucket 10.0/SECONDS capacity 20 permits 1 REJECT}

@@ -144,6 +144,16 @@ public final class MethodPattern {
   }
 
   /**
+   * The parameter types the pattern names, as Java source names ({@code int}, {@code
+   * java.lang.String[]}, {@code com.acme.Outer$Inner}).
+   *
+   * @return the types; null when the pattern names none (any parameters match)
+   */
+  public List<String> parameterTypes() {
+    return parameterTypes;
+  }
+
+  /**
    * Whether the pattern covers every subtype of its type.
    *
    * @return true for {@code Type+}

@@ -129,8 +129,27 @@ final class LimitWeaver {
                   + " to key by: its calls share one bucket of '"
                   + entry.name
                   + "'");
-        } else {
+        } else if (entry.keyIndex >= 0) {
           binding.keyIndex = entry.keyIndex;
+          Type keyType = method.parameterTypes[entry.keyIndex];
+          KeyTypes.Verdict verdict = KeyTypes.judge(keyType, loader);
+          if (verdict == KeyTypes.Verdict.IDENTITY) {
+            binding =
+                refuse(
+                    entry.name,
+                    origin,
+                    entry.origin
+                        + ": cannot limit "
+                        + origin
+                        + " as "
+                        + source
+                        + ": its key, parameter "
+                        + entry.keyIndex
+                        + ", is "
+                        + KeyTypes.identityProblem(keyType));
+          } else if (verdict == KeyTypes.Verdict.AT_RUN_TIME) {
+            keyedAtRunTime(entry.id, entry.keyIndex, keyType, origin);
+          }
         }
         weave(plan, type, method, origin, binding);
         continue;
@@ -334,6 +353,17 @@ final class LimitWeaver {
     String limiterName = explicit.isEmpty() ? defaultName : explicit;
     List<String> methodProblems = new ArrayList<String>();
     int keyIndex = limitKey(method, methodProblems);
+    KeyTypes.Verdict keyVerdict =
+        keyIndex < 0
+            ? KeyTypes.Verdict.FINE
+            : KeyTypes.judge(method.parameterTypes[keyIndex], loader);
+    if (keyVerdict == KeyTypes.Verdict.IDENTITY) {
+      methodProblems.add(
+          "@LimitKey is on parameter "
+              + keyIndex
+              + ", "
+              + KeyTypes.identityProblem(method.parameterTypes[keyIndex]));
+    }
     Fallback fallback = fallback(type, method, fallbackName, origin, methodProblems);
     if (!methodProblems.isEmpty()) {
       return refuse(
@@ -351,6 +381,9 @@ final class LimitWeaver {
                 + limiterName
                 + "': the config file overrides its "
                 + kind);
+      }
+      if (keyVerdict == KeyTypes.Verdict.AT_RUN_TIME) {
+        keyedAtRunTime(overridden, keyIndex, method.parameterTypes[keyIndex], origin);
       }
       return new Binding(overridden, limiterName).with(keyIndex, fallback);
     }
@@ -389,7 +422,20 @@ final class LimitWeaver {
     if (AgentLog.debugEnabled()) {
       AgentLog.debug("limiting " + origin + " as '" + name + "': " + registered.settings());
     }
+    if (keyVerdict == KeyTypes.Verdict.AT_RUN_TIME) {
+      keyedAtRunTime(id, keyIndex, method.parameterTypes[keyIndex], origin);
+    }
     return new Binding(id, name).with(keyIndex, fallback);
+  }
+
+  /**
+   * Tells the limiter that keys from this parameter cannot be judged by their type (an interface,
+   * an abstract class, {@code Object}): it warns once if a key looks like an identity string.
+   */
+  private static void keyedAtRunTime(int limiterId, int keyIndex, Type keyType, String origin) {
+    LimiterRegistry.limiter(limiterId)
+        .keysMayBeIdentities(
+            "parameter " + keyIndex + " (" + keyType.getClassName() + ") of " + origin);
   }
 
   /** The index of the parameter carrying {@code @LimitKey}, or -1; more than one is a problem. */

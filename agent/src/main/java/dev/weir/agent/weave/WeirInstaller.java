@@ -7,6 +7,7 @@ import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.config.ConfigFile;
 import java.lang.instrument.Instrumentation;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -58,15 +59,19 @@ public final class WeirInstaller {
     String limitsLoaded = "no config file";
     if (arguments.configPath() != null) {
       ConfigFile file = ConfigFile.read(arguments.configPath());
-      if (!file.errors().isEmpty()) {
-        for (String error : file.errors()) {
+      List<String> errors = file.errors();
+      if (errors.isEmpty()) { // keys of types that print as their identity, where a pattern says
+        errors = KeyTypes.configErrors(file.limits(), ClassLoader.getSystemClassLoader());
+      }
+      if (!errors.isEmpty()) {
+        for (String error : errors) {
           AgentLog.fatal(error);
         }
         if (premain) {
           AgentLog.fatal(
               arguments.configPath()
                   + ": "
-                  + file.errors().size()
+                  + errors.size()
                   + " error(s); stopping the JVM before main (exit code 1)");
           System.exit(1);
         }

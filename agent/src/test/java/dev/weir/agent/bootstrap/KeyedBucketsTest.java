@@ -3,6 +3,7 @@ package dev.weir.agent.bootstrap;
 import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -299,11 +300,39 @@ class KeyedBucketsTest {
   }
 
   @Test
+  void identityStringsAreToldFromKeys() {
+    for (String identity :
+        new String[] {
+          "com.acme.Request@1b2c3d4e",
+          "org.apache.catalina.connector.RequestFacade@5c3f1a2b",
+          "com.acme.Outer$Inner@0",
+          "[Ljava.lang.String;@5e2de80c",
+          "com.acme.Api$$Lambda/0x000001@7a81197d"
+        }) {
+      assertTrue(KeyedBuckets.looksLikeIdentity(identity), identity);
+    }
+    for (String key :
+        new String[] {
+          "alice@example.com",
+          "bob@cafe",
+          "client-42",
+          "a.b@",
+          "@abc",
+          "a.b@123456789",
+          "a.b@ABC",
+          "10.0.0.1",
+          "a b.c@12"
+        }) {
+      assertFalse(KeyedBuckets.looksLikeIdentity(key), key);
+    }
+  }
+
+  @Test
   void aCallLimitedAtTheBoundIsAdmittedWhenItRetriesAfterItsRetryAfter() {
     GcraBucket bucket =
         GcraBucket.create(
             Discipline.TOKEN_BUCKET, 10, SECONDS, 1, false, Long.MAX_VALUE, clock.nanoTime());
-    KeyedBuckets states = new KeyedBuckets(bucket, clock, 1);
+    KeyedBuckets states = new KeyedBuckets(bucket, clock, 1, "keyed");
     BucketState a = states.state("a", clock.nanoTime());
     assertEquals(0, bucket.acquire(a, clock.nanoTime(), 1, false)); // idle again at 100 ms
     assertEquals(null, states.state("b", clock.nanoTime()), "at the bound");
