@@ -90,6 +90,32 @@ class ConfigValidationIT {
       "    methods: []\n    tokenBucket: { rate: 1 }",
       "3: limits[0].methods must name at least one method pattern, was an empty list"
     },
+    // YAML 1.2 core schema: a quoted number is a string, 1_000 is no number at all
+    {
+      "    tokenBucket: { rate: \"1\" }",
+      "3: limits[0].tokenBucket.rate must be a number, was \"1\" (quoted, so a string)"
+    },
+    {
+      "    tokenBucket: { rate: 1, capacity: \"2\" }",
+      "3: limits[0].tokenBucket.capacity must be a whole number >= 0, was \"2\" (quoted, so a"
+          + " string)"
+    },
+    {
+      "    methods: a.B#c\n    tokenBucket: { rate: 1 }\n    key: \"0\"",
+      "5: limits[0].key must be a whole number >= 0, was \"0\" (quoted, so a string)"
+    },
+    {
+      "    tokenBucket: { rate: 1_000 }",
+      "3: limits[0].tokenBucket.rate must be a number, was 1_000"
+    },
+    {
+      "    tokenBucket: { rate: 1, capacity: 1_000 }",
+      "3: limits[0].tokenBucket.capacity must be a whole number >= 0, was 1_000"
+    },
+    {
+      "    tokenBucket: { rate: 1 }\n    dryRun: \"true\"",
+      "4: limits[0].dryRun must be one of true, false, was \"true\" (quoted, so a string)"
+    },
     {
       "    tokenBucket: [1, 2]",
       "3: limits[0].tokenBucket must be a map of keys (rate, per,"
@@ -124,5 +150,20 @@ class ConfigValidationIT {
     } finally {
       Files.delete(file);
     }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void anEmptyConfigFileStartsWithAWarning(String jdk) throws IOException {
+    Path file = ForkedJvm.configFile("# limits come later", "");
+    Result r =
+        ForkedJvm.withAgent(jdk, "config=" + file, "dev.weir.it.fixtures.Legacy").assertExit(0);
+    assertTrue(
+        r.err.contains(
+            "[weir] WARN "
+                + file
+                + ": the config file is empty or all comments: it limits nothing"),
+        r.err);
+    assertTrue(r.err.contains("started: 0 limits from " + file), r.err);
   }
 }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.StringReader;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.common.ScalarStyle;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -28,6 +30,8 @@ import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
  * Reads and validates the config file (YAML). Every error of the file is collected, each naming
@@ -38,7 +42,10 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
  * methods}, exactly one of {@code tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code
  * per}, {@code capacity}, and {@code permits} or {@code mode}), {@code onLimit}, {@code
  * maxWaitMillis}, {@code key}, {@code scope}, {@code dryRun}. Any other key is an error. Defaults
- * as the annotations. Not thread-safe; use one instance per file.
+ * as the annotations. Values have the types of the YAML 1.2 core schema: a number where a number
+ * belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code true} or {@code false}
+ * where a flag belongs, a string where a name or a pattern belongs. Not thread-safe; use one
+ * instance per file.
  */
 public final class ConfigFile {
   private static final List<String> TOP = Arrays.asList("backend", "limits");
@@ -60,6 +67,7 @@ public final class ConfigFile {
   private final String label;
   private final List<Problem> errors = new ArrayList<Problem>();
   private final List<ConfigLimit> limits = new ArrayList<ConfigLimit>();
+  private final List<String> warnings = new ArrayList<String>();
 
   private ConfigFile(String label) {
     this.label = label;
@@ -112,6 +120,15 @@ public final class ConfigFile {
   }
 
   /**
+   * What is valid but likely not meant: a file that limits nothing.
+   *
+   * @return the warnings, each naming the file
+   */
+  public List<String> warnings() {
+    return Collections.unmodifiableList(warnings);
+  }
+
+  /**
    * The limits, when there are no errors.
    *
    * @return the limits in file order
@@ -123,7 +140,8 @@ public final class ConfigFile {
   private void parse(Reader reader) {
     Node root;
     try {
-      LoadSettings settings = LoadSettings.builder().setLabel(label).build();
+      LoadSettings settings =
+          LoadSettings.builder().setLabel(label).setSchema(new CoreSchema()).build();
       root = new Compose(settings).composeReader(reader).orElse(null);
     } catch (MarkedYamlEngineException e) {
       Mark mark = e.getProblemMark().orElse(e.getContextMark().orElse(null));
@@ -135,7 +153,8 @@ public final class ConfigFile {
       return;
     }
     if (root == null) {
-      return; // an empty file: no limits
+      warnings.add(label + ": the config file is empty or all comments: it limits nothing");
+      return;
     }
     Map<String, Node> top = mapping(root, "the file", TOP);
     if (top == null) {
@@ -143,13 +162,14 @@ public final class ConfigFile {
     }
     Node backend = top.get("backend");
     if (backend != null) {
-      String uri = scalar(backend, "backend");
+      String uri = string(backend, "backend");
       if (uri != null && !uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
         error(backend, "backend must be a redis:// URI, was " + uri);
       }
     }
     Node list = top.get("limits");
-    if (list == null) {
+    if (list == null || list instanceof ScalarNode && ((ScalarNode) list).getTag() == Tag.NULL) {
+      warnings.add(label + ": the config file has no limits: it limits nothing");
       return;
     }
     if (!(list instanceof SequenceNode)) {
@@ -158,6 +178,9 @@ public final class ConfigFile {
     }
     Map<String, String> names = new HashMap<String, String>();
     List<Node> entries = ((SequenceNode) list).getValue();
+    if (entries.isEmpty()) {
+      warnings.add(label + ": the config file's list of limits is empty: it limits nothing");
+    }
     for (int i = 0; i < entries.size(); i++) {
       entry(entries.get(i), "limits[" + i + "]", names);
     }
@@ -174,7 +197,7 @@ public final class ConfigFile {
     if (nameNode == null) {
       error(node, path + ".name is required");
     } else {
-      name = scalar(nameNode, path + ".name");
+      name = string(nameNode, path + ".name");
       if (name != null && name.trim().isEmpty()) {
         error(nameNode, path + ".name must not be empty");
         name = null;
@@ -299,7 +322,7 @@ public final class ConfigFile {
               + ".scope cluster is not supported by this version of Weir (cluster limits arrive in"
               + " a later version), was cluster");
     }
-    String dryRun = choice(entry.get("dryRun"), path + ".dryRun", "true", "false");
+    String dryRun = flag(entry.get("dryRun"), path + ".dryRun");
     if (errors.size() == errorsBefore && name != null) {
       limits.add(
           new ConfigLimit(
@@ -313,7 +336,7 @@ public final class ConfigFile {
   }
 
   private void pattern(Node node, String path, List<MethodPattern> patterns) {
-    String text = scalar(node, path);
+    String text = string(node, path);
     if (text == null) {
       return;
     }
@@ -362,12 +385,42 @@ public final class ConfigFile {
     return ((ScalarNode) node).getValue();
   }
 
+  /** A string that names a thing (a name, a pattern, a URI); a number or a flag is refused. */
+  private String string(Node node, String path) {
+    String value = scalar(node, path);
+    if (value != null && ((ScalarNode) node).getTag() != Tag.STR) {
+      error(node, path + " must be a string, was " + shown(node) + " (quote it to use it as text)");
+      return null;
+    }
+    return value;
+  }
+
+  /** {@code true} or {@code false}, as YAML writes them; a quoted one is a string. */
+  private String flag(Node node, String path) {
+    if (node == null) {
+      return null;
+    }
+    String value = scalar(node, path);
+    if (value == null) {
+      return null;
+    }
+    if (((ScalarNode) node).getTag() != Tag.BOOL) {
+      error(node, path + " must be one of true, false, was " + shown(node));
+      return null;
+    }
+    return value.toLowerCase(Locale.ROOT);
+  }
+
   private String choice(Node node, String path, String... allowed) {
     if (node == null) {
       return null;
     }
     String value = scalar(node, path);
     if (value == null) {
+      return null;
+    }
+    if (((ScalarNode) node).getTag() != Tag.STR) {
+      error(node, path + " must be one of " + String.join(", ", allowed) + ", was " + shown(node));
       return null;
     }
     for (String option : allowed) {
@@ -379,19 +432,37 @@ public final class ConfigFile {
     return null;
   }
 
+  /** A number: an int or a float of the core schema, never a string that reads as one. */
   private Double number(Node node, String path) {
     String value = scalar(node, path);
     if (value == null) {
       return null;
     }
-    try {
-      return Double.valueOf(value.trim());
-    } catch (NumberFormatException e) {
-      error(node, path + " must be a number, was " + value);
-      return null;
+    Tag tag = ((ScalarNode) node).getTag();
+    if (tag == Tag.INT) {
+      BigInteger whole = coreInt(value);
+      if (whole != null) {
+        return whole.doubleValue();
+      }
+    } else if (tag == Tag.FLOAT) {
+      String v = value.toLowerCase(Locale.ROOT);
+      if (v.endsWith(".inf")) {
+        return v.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+      }
+      if (v.equals(".nan")) {
+        return Double.NaN;
+      }
+      try {
+        return Double.valueOf(value);
+      } catch (NumberFormatException e) {
+        // not reached: the schema matched it as a float
+      }
     }
+    error(node, path + " must be a number, was " + shown(node));
+    return null;
   }
 
+  /** A whole number: an int of the core schema ({@code 12}, {@code 0x1F}, {@code 0o17}). */
   private Long whole(Node node, String path, long min) {
     if (node == null) {
       return null;
@@ -400,18 +471,48 @@ public final class ConfigFile {
     if (value == null) {
       return null;
     }
-    long parsed;
-    try {
-      parsed = Long.parseLong(value.trim().replace("_", ""));
-    } catch (NumberFormatException e) {
-      error(node, path + " must be a whole number >= " + min + ", was " + value);
+    BigInteger parsed = ((ScalarNode) node).getTag() == Tag.INT ? coreInt(value) : null;
+    if (parsed == null) {
+      error(node, path + " must be a whole number >= " + min + ", was " + shown(node));
       return null;
     }
-    if (parsed < min) {
+    if (parsed.compareTo(BigInteger.valueOf(min)) < 0) {
       error(node, path + " must be >= " + min + ", was " + value);
       return null;
     }
-    return parsed;
+    if (parsed.bitLength() > 63) {
+      error(node, path + " must be at most " + Long.MAX_VALUE + ", was " + value);
+      return null;
+    }
+    return parsed.longValue();
+  }
+
+  /** An int of the YAML 1.2 core schema: decimal with an optional sign, 0o octal, 0x hex. */
+  private static BigInteger coreInt(String value) {
+    try {
+      if (value.startsWith("0x")) {
+        return new BigInteger(value.substring(2), 16);
+      }
+      if (value.startsWith("0o")) {
+        return new BigInteger(value.substring(2), 8);
+      }
+      return new BigInteger(value.startsWith("+") ? value.substring(1) : value);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** A scalar as written, saying when quotes made it a string. */
+  private static String shown(Node node) {
+    ScalarNode scalar = (ScalarNode) node;
+    if (scalar.getScalarStyle() == ScalarStyle.DOUBLE_QUOTED
+        || scalar.getScalarStyle() == ScalarStyle.SINGLE_QUOTED) {
+      return "\"" + scalar.getValue() + "\" (quoted, so a string)";
+    }
+    if (scalar.getTag() == Tag.NULL) {
+      return "nothing";
+    }
+    return scalar.getValue();
   }
 
   private static String text(Node node) {

@@ -78,6 +78,9 @@ public final class WeirInstaller {
         AgentLog.error(arguments.configPath() + ": the attach does nothing");
         return false;
       }
+      for (String warning : file.warnings()) {
+        AgentLog.warn(warning);
+      }
       config = ConfigLimits.register(file.limits(), clock);
       limitsLoaded =
           file.limits().size()

@@ -125,9 +125,91 @@ class ConfigFileTest {
   }
 
   @Test
-  void anEmptyFileHasNoLimits() {
+  void anEmptyFileHasNoLimitsAndSaysSo() {
     ConfigFile config = ConfigFile.parse("e.yaml", "# nothing yet\n");
     assertEquals(List.of(), config.errors());
     assertEquals(List.of(), config.limits());
+    assertEquals(
+        List.of("e.yaml: the config file is empty or all comments: it limits nothing"),
+        config.warnings());
+    assertEquals(
+        List.of("e.yaml: the config file has no limits: it limits nothing"),
+        ConfigFile.parse("e.yaml", "limits:\n").warnings());
+    assertEquals(
+        List.of("e.yaml: the config file's list of limits is empty: it limits nothing"),
+        ConfigFile.parse("e.yaml", "limits: []\n").warnings());
+    assertEquals(List.of(), ConfigFile.parse("weir.yaml", SPEC_EXAMPLE).warnings());
+  }
+
+  /** YAML 1.2 core schema: a quoted number is a string, {@code 1_000} is no number at all. */
+  @Test
+  void valuesMustHaveTheirTypes() {
+    String text =
+        String.join(
+            "\n",
+            "limits:",
+            "  - name: a",
+            "    methods: \"x.Y#z\"",
+            "    tokenBucket: { rate: \"1\", capacity: \"2\", permits: '1' }",
+            "    key: \"0\"",
+            "    maxWaitMillis: 1_000",
+            "    dryRun: \"true\"",
+            "  - name: 404",
+            "    tokenBucket: { rate: 1_000, per: 5 }",
+            "    onLimit: true",
+            "  - name: c",
+            "    methods: 12",
+            "    leakyBucket: { rate: 2.5e1, capacity: 0x10, mode: POLICING }",
+            "    dryRun: yes",
+            "  - name: d",
+            "    tokenBucket: { rate:, capacity: 2.0 }",
+            "");
+    assertEquals(
+        List.of(
+            "weir.yaml:4: limits[0].tokenBucket.rate must be a number, was \"1\" (quoted, so a"
+                + " string)",
+            "weir.yaml:4: limits[0].tokenBucket.capacity must be a whole number >= 0, was \"2\""
+                + " (quoted, so a string)",
+            "weir.yaml:4: limits[0].tokenBucket.permits must be a whole number >= 1, was \"1\""
+                + " (quoted, so a string)",
+            "weir.yaml:5: limits[0].key must be a whole number >= 0, was \"0\" (quoted, so a"
+                + " string)",
+            "weir.yaml:6: limits[0].maxWaitMillis must be a whole number >= 0, was 1_000",
+            "weir.yaml:7: limits[0].dryRun must be one of true, false, was \"true\" (quoted, so a"
+                + " string)",
+            "weir.yaml:8: limits[1].name must be a string, was 404 (quote it to use it as text)",
+            "weir.yaml:9: limits[1].tokenBucket.rate must be a number, was 1_000",
+            "weir.yaml:9: limits[1].tokenBucket.per must be one of NANOSECONDS, MICROSECONDS,"
+                + " MILLISECONDS, SECONDS, MINUTES, HOURS, DAYS, was 5",
+            "weir.yaml:10: limits[1].onLimit must be one of REJECT, WAIT, was true",
+            "weir.yaml:12: limits[2].methods must be a string, was 12 (quote it to use it as text)",
+            "weir.yaml:14: limits[2].dryRun must be one of true, false, was yes",
+            "weir.yaml:16: limits[3].tokenBucket.rate must be a number, was nothing",
+            "weir.yaml:16: limits[3].tokenBucket.capacity must be a whole number >= 0, was 2.0"),
+        ConfigFile.parse("weir.yaml", text).errors());
+  }
+
+  @Test
+  void numbersOfEveryCoreSchemaForm() {
+    ConfigFile config =
+        ConfigFile.parse(
+            "weir.yaml",
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: a",
+                "    methods: \"x.Y#z\"",
+                "    leakyBucket: { rate: 2.5e1, capacity: 0x10, mode: POLICING }",
+                "    maxWaitMillis: 0o17",
+                "    dryRun: True",
+                "    key: +1",
+                ""));
+    assertEquals(List.of(), config.errors());
+    ConfigLimit a = config.limits().get(0);
+    assertEquals(25.0, a.spec().rate());
+    assertEquals(16, a.spec().capacity());
+    assertEquals(15, a.spec().maxWaitMillis());
+    assertTrue(a.dryRun());
+    assertEquals(1, a.keyIndex());
   }
 }
