@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
  * capacity, otherwise it is limited. The bucket starts empty. Slots are first come, first served.
  *
  * <p>The annotation does nothing by itself: it takes effect only when the JVM runs with the Weir
- * agent ({@code -javaagent:weir-agent.jar}). It limits exactly the method that carries it, and an
- * invalid value fails closed, as described for {@link TokenBucket}.
+ * agent ({@code -javaagent:weir-agent.jar}). It limits exactly the method that carries it (native
+ * and very large methods included), and an invalid value fails closed, as described for {@link
+ * TokenBucket}.
  *
  * <pre>{@code
  * @LeakyBucket(rate = 20, capacity = 10)    // 20 writes per second, at most 10 queued

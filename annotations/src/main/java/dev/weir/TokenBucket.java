@@ -20,7 +20,9 @@ import java.util.concurrent.TimeUnit;
  * <p>The annotation does nothing by itself: it takes effect only when the JVM runs with the Weir
  * agent ({@code -javaagent:weir-agent.jar}), which weaves the limit into the method as its class
  * loads. It limits exactly the method that carries it: overrides and implementations are not
- * limited by it, and every invocation (including recursive ones) costs its permits exactly once.
+ * limited by it, and every invocation (including recursive ones) costs its permits exactly once. A
+ * native method is limited through a wrapper under its name (the JVM's native method prefix), and
+ * so is a method too large to take the limit in place; a constructor too large for it fails closed.
  *
  * <p>An invalid value (for example {@code rate <= 0}, or {@code permits > capacity}) is reported
  * when the class loads, and every call of the method then throws {@link IllegalStateException}
