@@ -8,6 +8,7 @@
 #   startup/run.sh        start-up of 5,000 classes, Weir beside an agent that does nothing
 #   KeyMemory             heap per key at a million keys, and once idle
 #   ShapingAccuracy       departures of a 1,000/s leaky bucket from 8 threads, beside Guava
+#   InterruptedWaiters    the rate a shaping bucket keeps while its waiters are interrupted
 # Usage: benchmarks/run.sh        (needs a JDK 17+ and Maven; builds first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +30,6 @@ benchmarks/startup/run.sh 15 | tee "$OUT/startup.md"
 java -Xmx1g -cp "$JAR" dev.weir.benchmarks.KeyMemory | tee "$OUT/memory.txt"
 java -cp "$JAR" dev.weir.benchmarks.ContendedPairs 20 | tee "$OUT/contended.txt"
 java -cp "$JAR" dev.weir.benchmarks.ShapingAccuracy 5 | tee "$OUT/shaping.txt"
+java -cp "$JAR" dev.weir.benchmarks.InterruptedWaiters 10 | tee -a "$OUT/shaping.txt"
 java -cp "$JAR" dev.weir.benchmarks.Report "$OUT" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

@@ -502,6 +502,25 @@ public final class Report {
       b.append(" |\n");
     }
     b.append('\n');
+    String interrupted = s.get("interrupted.admittedPerSecond");
+    if (interrupted != null) {
+      b.append("Interrupted waiters (`InterruptedWaiters`): 64 threads call through a shaping ");
+      b.append("leaky bucket of ")
+          .append(InterruptedWaiters.RATE)
+          .append(" calls/s while one thread interrupts a random caller ")
+          .append(InterruptedWaiters.INTERRUPTS_PER_SECOND)
+          .append(" times a second: ")
+          .append(interrupted)
+          .append(" calls/s admitted, ")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "%.1f%%",
+                  100 * Double.parseDouble(s.get("interrupted.shareOfRate"))))
+          .append(" of the rate. A waiter interrupted with later calls queued behind it leaves ");
+      b.append("its slot unused (their slots were fixed when they arrived); its slot goes back ");
+      b.append("once no later call holds one after it.\n\n");
+    }
     long p99 = Long.parseLong(s.get("weir.deviationP99Micros"));
     long p1Gap = Long.parseLong(s.get("weir.gapP1Micros"));
     long p99Gap = Long.parseLong(s.get("weir.gapP99Micros"));

@@ -46,6 +46,16 @@ class MeasuresTest {
   }
 
   @Test
+  void interruptedWaitersNeverLetTheRateBeExceeded() throws InterruptedException {
+    InterruptedWaiters.Result r =
+        InterruptedWaiters.measure(1, InterruptedWaiters.INTERRUPTS_PER_SECOND);
+    // one measured second after the queue filled: at most the rate, plus the slot in progress
+    assertTrue(
+        r.admittedPerSecond <= InterruptedWaiters.RATE + 1, "admitted " + r.admittedPerSecond);
+    assertTrue(r.interruptedWaiters > 0, "some waiters were interrupted");
+  }
+
+  @Test
   void theFloorGateKeepsTheScheduleToo() {
     long first = System.nanoTime();
     ShapingAccuracy.Gate gate = ShapingAccuracy.floor(); // its schedule starts as it is made

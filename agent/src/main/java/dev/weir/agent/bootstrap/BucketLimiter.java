@@ -1,5 +1,7 @@
 package dev.weir.agent.bootstrap;
 
+import java.util.ArrayList;
+
 /**
  * A limiter over one {@link GcraBucket}: the clock read, the decision, and the wait to a deadline
  * for {@code WAIT} and {@code SHAPING}.
@@ -17,6 +19,17 @@ public final class BucketLimiter extends Limiter {
   private final NanoClock clock;
   private final String settings;
   private volatile KeyedBuckets keyed;
+
+  /** Guards {@link #holes} and {@link #holeStates}. */
+  private final Object holesLock = new Object();
+
+  /**
+   * Slots of interrupted waiters that later calls held slots after ({@code {end, start}} in ticks),
+   * and their states; null until the first. Guarded by {@link #holesLock}.
+   */
+  private ArrayList<long[]> holes;
+
+  private ArrayList<BucketState> holeStates;
 
   /** The first key parameter whose type cannot be judged, or null. */
   private volatile String identitySource;
@@ -204,11 +217,56 @@ public final class BucketLimiter extends Limiter {
       }
       clock.parkNanos(remaining);
       if (Thread.currentThread().isInterrupted()) {
-        if (bucket.giveBack(state, now, waitTicks, permits, perKey) && perKey) {
-          keyed.gaveBack(key, now); // its idle instant moved earlier
-        }
+        giveBack(state, key, bucket.slotEnd(now, waitTicks));
         return ~bucket.probeRetryAfterNanos(state, clock.nanoTime(), permits);
       }
+    }
+  }
+
+  /**
+   * Gives an interrupted waiter's slot back if no later call holds a slot after it; otherwise keeps
+   * it as a hole, given back once the calls after it have given theirs back (interrupted too) and
+   * it is the last again. A hole whose slot has passed is forgotten: giving it back would change
+   * nothing. Only interrupted waiters come here.
+   */
+  private void giveBack(BucketState state, String key, long slotEnd) {
+    boolean perKey = key != null;
+    long now = clock.nanoTime();
+    synchronized (holesLock) {
+      long start = bucket.slotStart(slotEnd, permits);
+      if (!bucket.giveBack(state, slotEnd, start, perKey)) {
+        if (holes == null) {
+          holes = new ArrayList<long[]>();
+          holeStates = new ArrayList<BucketState>();
+        }
+        for (int i = holes.size() - 1; i >= 0; i--) {
+          if (bucket.isOver(holes.get(i)[0], now)) {
+            holes.remove(i);
+            holeStates.remove(i);
+          }
+        }
+        holes.add(new long[] {slotEnd, start});
+        holeStates.add(state);
+        return;
+      }
+      for (boolean more = holes != null; more; ) { // the holes that are the last again
+        more = false;
+        for (int i = 0; i < holes.size(); i++) {
+          long[] hole = holes.get(i);
+          if (holeStates.get(i) == state
+              && hole[0] == start
+              && bucket.giveBack(state, hole[0], hole[1], perKey)) {
+            start = hole[1];
+            holes.remove(i);
+            holeStates.remove(i);
+            more = true;
+            break;
+          }
+        }
+      }
+    }
+    if (perKey) {
+      keyed.gaveBack(key, now); // its idle instant moved earlier
     }
   }
 

@@ -445,13 +445,62 @@ public final class GcraBucket extends BucketState {
 
   /** {@link #giveBack(long, long, long)} on either kind of state. */
   boolean giveBack(BucketState state, long nowNanos, long waitTicks, long permits, boolean perKey) {
-    long reserved = nowNanos * ticksPerNano + waitTicks + freeLimit;
-    long returned = reserved - cost(permits);
+    long end = slotEnd(nowNanos, waitTicks);
+    return giveBack(state, end, slotStart(end, permits), perKey);
+  }
+
+  /**
+   * The end of the slot an admitted waiter holds: the {@code fullAt} its acquire wrote (before the
+   * per-key marker's adjustment).
+   *
+   * @param nowNanos the reading the call passed to {@link #acquire}
+   * @param waitTicks the wait {@link #acquire} returned
+   * @return ticks
+   */
+  long slotEnd(long nowNanos, long waitTicks) {
+    return nowNanos * ticksPerNano + waitTicks + freeLimit;
+  }
+
+  /**
+   * The start of a slot of {@code permits} permits ending at {@code slotEnd}: what {@code fullAt}
+   * was before the call took it, had no later call come.
+   *
+   * @param slotEnd from {@link #slotEnd}
+   * @param permits the permits the call took
+   * @return ticks
+   */
+  long slotStart(long slotEnd, long permits) {
+    return slotEnd - cost(permits);
+  }
+
+  /**
+   * Gives a slot back if it is the last one taken: {@code fullAt} moves from its end back to its
+   * start only if no call has taken a slot after it. Never blocks.
+   *
+   * @param state the state
+   * @param slotEnd from {@link #slotEnd}
+   * @param slotStart from {@link #slotStart}
+   * @param perKey whether {@code state} is a per-key state
+   * @return true if the slot went back
+   */
+  boolean giveBack(BucketState state, long slotEnd, long slotStart, boolean perKey) {
     if (perKey) {
-      reserved = live(reserved); // as acquire wrote it
-      returned = live(returned);
+      slotEnd = live(slotEnd); // as acquire wrote it
+      slotStart = live(slotStart);
     }
-    return FULL_AT.compareAndSet(state, reserved, returned);
+    return FULL_AT.compareAndSet(state, slotEnd, slotStart);
+  }
+
+  /**
+   * Whether a slot ending at {@code slotEnd} has ended by {@code nowNanos}: giving it back then
+   * would change nothing.
+   *
+   * @param slotEnd from {@link #slotEnd}
+   * @param nowNanos the clock's reading
+   * @return true if it is over
+   */
+  boolean isOver(long slotEnd, long nowNanos) {
+    return slotEnd - nowNanos * ticksPerNano <= 0;
   }
 
   /**

@@ -88,6 +88,54 @@ class BucketLimiterTest {
     assertEquals(2, b.availablePermits(0));
   }
 
+  /**
+   * Waiters interrupted head first (as {@code shutdownNow()} may do): each has a later call behind
+   * it when it is interrupted, but once the last has given its slot back, theirs are the last again
+   * and go back too, so no slot is lost.
+   */
+  @Test
+  void slotsOfWaitersInterruptedHeadFirstAllGoBackOnceTheLastHas() throws Exception {
+    NanoClock frozen =
+        new NanoClock() {
+          @Override
+          public long nanoTime() {
+            return 0; // time stands still: waiters wait until interrupted
+          }
+
+          @Override
+          public void parkNanos(long nanos) {
+            java.util.concurrent.locks.LockSupport.park(this);
+          }
+        };
+    BucketLimiter l =
+        new BucketLimiter(
+            "holes",
+            "Test#m()",
+            GcraBucket.create(Discipline.SHAPING, 10, SECONDS, 5, false, Long.MAX_VALUE, 0),
+            1,
+            frozen);
+    assertEquals(Limiter.ADMITTED, l.acquire()); // departs at 0
+    Thread[] waiters = new Thread[3];
+    long[] results = new long[3];
+    for (int i = 0; i < waiters.length; i++) {
+      final int n = i;
+      waiters[i] = new Thread(() -> results[n] = l.acquire());
+      waiters[i].start();
+      long held = 4 - i - 1; // each takes the next slot, 100 ms apart, before the next starts
+      for (long deadline = System.nanoTime() + 10 * S;
+          l.bucket().availablePermits(0) != held && System.nanoTime() < deadline; ) {
+        Thread.onSpinWait();
+      }
+      assertEquals(held, l.bucket().availablePermits(0), "waiter " + i + " holds its slot");
+    }
+    for (int i = 0; i < waiters.length; i++) { // head first: each has later calls behind it
+      waiters[i].interrupt();
+      waiters[i].join(10_000);
+      assertTrue(results[i] < 0, "waiter " + i + " was interrupted");
+    }
+    assertEquals(4, l.bucket().availablePermits(0), "every slot went back; only the first call's");
+  }
+
   @Test
   void enteringWithTheFlagSetStillPassesWhenNoWaitIsNeeded() {
     BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, 2, true, 1000 * MS, 1);
