@@ -1,9 +1,6 @@
 package dev.weir.benchmarks;
 
 import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.GcraBucket;
-import dev.weir.agent.bootstrap.NanoClock;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,20 +45,7 @@ public final class InterruptedWaiters {
   }
 
   static Result measure(int seconds, int interruptsPerSecond) throws InterruptedException {
-    BucketLimiter limiter =
-        new BucketLimiter(
-            "interrupted",
-            "InterruptedWaiters",
-            GcraBucket.create(
-                Discipline.SHAPING,
-                RATE,
-                TimeUnit.SECONDS,
-                THREADS,
-                true,
-                Long.MAX_VALUE,
-                System.nanoTime()),
-            1,
-            NanoClock.SYSTEM);
+    BucketLimiter limiter = ShapingAccuracy.shaping("InterruptedWaiters", RATE, THREADS);
     AtomicLong admitted = new AtomicLong();
     AtomicLong interruptedWaiters = new AtomicLong();
     long warmUpEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(1); // the queue fills first

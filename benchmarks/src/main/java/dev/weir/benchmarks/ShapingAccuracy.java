@@ -42,25 +42,35 @@ public final class ShapingAccuracy {
   }
 
   static Gate weir() {
-    BucketLimiter limiter =
-        new BucketLimiter(
-            "shaping",
-            "ShapingAccuracy",
-            GcraBucket.create(
-                Discipline.SHAPING,
-                RATE,
-                TimeUnit.SECONDS,
-                THREADS,
-                true,
-                Long.MAX_VALUE,
-                System.nanoTime()),
-            1,
-            NanoClock.SYSTEM);
+    BucketLimiter limiter = shaping("ShapingAccuracy", RATE, THREADS);
     return () -> {
       if (limiter.acquire() != 0) {
         throw new IllegalStateException("a WAIT leaky bucket with room for every thread limited");
       }
     };
+  }
+
+  /**
+   * Weir's shaping leaky bucket with {@code WAIT} and no bound on the wait, on the system clock.
+   *
+   * @param name the limiter's name
+   * @param rate calls per second
+   * @param queue its capacity: the calls that may wait at once
+   */
+  static BucketLimiter shaping(String name, int rate, int queue) {
+    return new BucketLimiter(
+        name,
+        name,
+        GcraBucket.create(
+            Discipline.SHAPING,
+            rate,
+            TimeUnit.SECONDS,
+            queue,
+            true,
+            Long.MAX_VALUE,
+            System.nanoTime()),
+        1,
+        NanoClock.SYSTEM);
   }
 
   /**
