@@ -46,6 +46,31 @@ final class ForkedJvm {
     return file;
   }
 
+  /**
+   * Skips the calling test on this JDK unless {@code condition} holds, saying why on the console
+   * (where a skipped test's reason would otherwise show only in the XML reports).
+   *
+   * @param jdk the JDK the test runs on
+   * @param condition what the test needs
+   * @param why the reason to skip, for the console
+   */
+  static void assumeOn(String jdk, boolean condition, String why) {
+    if (!condition) {
+      StackWalker.StackFrame caller =
+          StackWalker.getInstance().walk(frames -> frames.skip(1).findFirst()).orElseThrow();
+      System.out.println(
+          "[SKIPPED] "
+              + caller.getClassName().substring(caller.getClassName().lastIndexOf('.') + 1)
+              + "."
+              + caller.getMethodName()
+              + " on "
+              + jdk
+              + ": "
+              + why);
+      org.junit.jupiter.api.Assumptions.assumeTrue(false, why);
+    }
+  }
+
   /** Runs {@code main} with the agent (argument string {@code agentArgs}, may be null). */
   static Result withAgent(String jdk, String agentArgs, String main, String... args) {
     List<String> jvm = new ArrayList<>();

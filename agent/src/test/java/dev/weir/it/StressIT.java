@@ -1,7 +1,6 @@
 package dev.weir.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.weir.it.ForkedJvm.Result;
 import java.util.List;
@@ -19,7 +18,8 @@ class StressIT {
                 List.of("-Xbootclasspath/a:" + ForkedJvm.AGENT_JAR),
                 "dev.weir.it.fixtures.CoreStress")
             .assertExit(0);
-    assumeTrue(!r.out.contains("skipped="), () -> "no virtual threads: " + r.value("skipped"));
+    ForkedJvm.assumeOn(
+        jdk, !r.out.contains("skipped="), "no virtual threads (JDK 21 and later have them)");
     assertEquals(100, r.longValue("granted"), r::toString);
     long permits = r.longValue("grantedPermits");
     assertEquals(true, permits <= 100 && permits > 93, r::toString);
@@ -29,7 +29,8 @@ class StressIT {
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void virtualThreadsThroughWovenCodeGetExactlyTheCapacity(String jdk) {
     Result probe = ForkedJvm.run(jdk, List.of(), "dev.weir.it.fixtures.CoreStress", "probe");
-    assumeTrue(!probe.out.contains("skipped="), "no virtual threads on " + jdk);
+    ForkedJvm.assumeOn(
+        jdk, !probe.out.contains("skipped="), "no virtual threads (JDK 21 and later have them)");
     Result r =
         ForkedJvm.withAgent(jdk, null, "dev.weir.it.fixtures.Scenarios", "contended", "virtual")
             .assertExit(0);
