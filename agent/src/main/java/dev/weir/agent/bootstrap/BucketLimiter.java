@@ -232,8 +232,8 @@ public final class BucketLimiter extends Limiter {
   private void giveBack(BucketState state, String key, long slotEnd) {
     boolean perKey = key != null;
     long now = clock.nanoTime();
+    long start = bucket.slotStart(slotEnd, permits);
     synchronized (holesLock) {
-      long start = bucket.slotStart(slotEnd, permits);
       if (!bucket.giveBack(state, slotEnd, start, perKey)) {
         if (holes == null) {
           holes = new ArrayList<long[]>();
@@ -265,8 +265,8 @@ public final class BucketLimiter extends Limiter {
         }
       }
     }
-    if (perKey) {
-      keyed.gaveBack(key, now); // its idle instant moved earlier
+    if (perKey) { // its idle instant moved earlier, to no earlier than the first slot given back
+      keyed.gaveBack(key, Math.min(now, bucket.nanosAtOrBefore(start, now)));
     }
   }
 

@@ -492,6 +492,18 @@ public final class GcraBucket extends BucketState {
   }
 
   /**
+   * An instant in ticks as a clock reading, rounded down: no later than the instant.
+   *
+   * @param ticks an instant in this bucket's ticks (wrapping, like the clock)
+   * @param nowNanos a clock reading near it
+   * @return nanoseconds on the clock
+   */
+  long nanosAtOrBefore(long ticks, long nowNanos) {
+    long ahead = ticks - nowNanos * ticksPerNano;
+    return nowNanos + (ticksPerNano == 1 ? ahead : Math.floorDiv(ahead, ticksPerNano));
+  }
+
+  /**
    * Whether a slot ending at {@code slotEnd} has ended by {@code nowNanos}: giving it back then
    * would change nothing.
    *

@@ -512,15 +512,16 @@ final class KeyedBuckets {
 
   /**
    * An interrupted waiter gave its permits back to {@code key}'s state: its idle instant moved
-   * earlier, to no earlier than {@code nowNanos}, so the heap needs an entry that says so.
+   * earlier, to no earlier than {@code idleNoEarlierThanNanos}, so the heap needs an entry that
+   * says so.
    *
    * @param key the key
-   * @param nowNanos the clock's reading
+   * @param idleNoEarlierThanNanos a clock reading no later than the state's new idle instant
    */
-  void gaveBack(String key, long nowNanos) {
+  void gaveBack(String key, long idleNoEarlierThanNanos) {
     synchronized (lock) {
       if (idle != null) {
-        idle.push(nowNanos, key);
+        idle.push(idleNoEarlierThanNanos, key);
       }
     }
   }
