@@ -93,6 +93,15 @@ class AttachIT {
   /** Starts the target, attaches the agent with {@code agentArgs}, and returns all it printed. */
   private static List<String> attach(String jdk, List<String> targetOptions, String agentArgs)
       throws Exception {
+    return attach(jdk, targetOptions, agentArgs, null);
+  }
+
+  /**
+   * As {@link #attach(String, List, String)}; with {@code generated}, a folder of generated classes
+   * the target loads before the attach and calls after it.
+   */
+  static List<String> attach(
+      String jdk, List<String> targetOptions, String agentArgs, Path generated) throws Exception {
     Path go = Files.createTempFile("weir-attach", ".go");
     Files.delete(go);
     List<String> command = new ArrayList<>();
@@ -101,9 +110,15 @@ class AttachIT {
     command.addAll(
         List.of(
             "-cp",
-            ForkedJvm.FIXTURES + File.pathSeparator + ForkedJvm.ANNOTATIONS_JAR,
+            ForkedJvm.FIXTURES
+                + File.pathSeparator
+                + ForkedJvm.ANNOTATIONS_JAR
+                + (generated == null ? "" : File.pathSeparator + generated),
             "dev.weir.it.fixtures.AttachTarget",
             go.toString()));
+    if (generated != null) {
+      command.add("generated");
+    }
     Process target = new ProcessBuilder(command).redirectErrorStream(true).start();
     List<String> lines = new ArrayList<>();
     try (BufferedReader out =

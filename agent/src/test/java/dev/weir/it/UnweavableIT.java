@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.List;
 import net.bytebuddy.jar.asm.AnnotationVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.Label;
@@ -93,6 +94,28 @@ class UnweavableIT {
     }
     assertFalse(r.out.contains(".unexpected="), r::toString);
     assertFalse(r.err.contains("could not weave"), r.err);
+  }
+
+  /**
+   * On attach, a loaded class cannot gain the method a too-large body would move to: that method
+   * fails closed, loudly, and the rest of its class is limited.
+   */
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void onAttachATooLargeMethodOfALoadedClassFailsClosed(String jdk) throws Exception {
+    List<String> lines = AttachIT.attach(jdk, List.of(), "log=info", generated);
+    assertTrue(lines.contains("hugeAfter=CCC"), "fails closed: " + lines);
+    assertTrue(lines.contains("tinyAfter=ALL"), "its class is woven: " + lines);
+    assertTrue(
+        lines.stream()
+            .anyMatch(
+                l ->
+                    l.startsWith(
+                            "[weir] ERROR cannot limit gen.Big#huge(): with the limit woven in")
+                        && l.endsWith(
+                            ", and a class loaded before the agent started cannot gain the method"
+                                + " its body would move to (every call fails closed)")),
+        lines::toString);
   }
 
   /**
