@@ -37,6 +37,7 @@ class UnweavableIT {
     Files.write(dir.resolve("Big.class"), big());
     Files.write(dir.resolve("BigCtor.class"), bigConstructor());
     Files.write(dir.resolve("Returns.class"), manyReturns());
+    Files.write(dir.resolve("Pool.class"), fullPool());
   }
 
   @ParameterizedTest
@@ -50,7 +51,16 @@ class UnweavableIT {
             "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }",
             "  - name: adler",
             "    methods: \"java.util.zip.Adler32#update(int,int)\"",
-            "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }");
+            "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }",
+            "  - name: deep",
+            "    methods: \"gen.Returns#deep\"",
+            "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }",
+            "  - name: wide",
+            "    methods: \"gen.Returns#wide\"",
+            "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }",
+            "  - name: intrinsic",
+            "    methods: \"java.math.BigInteger#implMultiplyToLen\"",
+            "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }");
     Result r =
         ForkedJvm.runWithClassPath(
                 jdk,
@@ -92,6 +102,34 @@ class UnweavableIT {
     for (int i = 0; i < 3; i++) {
       assertEquals("131074", r.value("adler.value" + i), "Adler-32 of the byte 1");
     }
+    // returns with values left on the stack (as Clojure's code does): room for the exit's store
+    r.assertCalls("deep", 2, 1, 0);
+    assertEquals("6", r.value("deep.value0"));
+    // 65,534 local variable slots leave no room for the exit's three: moved behind a wrapper
+    r.assertCalls("wide", 2, 1, 0);
+    assertEquals("8", r.value("wide.value0"));
+    assertTrue(
+        r.err.contains(
+            "[weir] WARN gen.Returns#wide(int): its code uses 65534 local variable slots, and the"
+                + " limit needs 3 more, beyond the JVM's limit of 65535; it is limited through a"
+                + " wrapper instead"),
+        r.err);
+    // a JIT intrinsic runs the JVM's own code once compiled: refused, reported
+    assertTrue(
+        r.err.contains(
+            "the pattern java.math.BigInteger#implMultiplyToLen of 'intrinsic' matched 1 method"
+                + " that Weir cannot limit; it runs unlimited: java.math.BigInteger"
+                + "#implMultiplyToLen(int[],int,int[],int,int[]) (it is a JIT intrinsic: compiled"
+                + " code runs the JVM's own version of it, without the limit)"),
+        r.err);
+    // no room for the limit at all: the class fails to load rather than run unlimited
+    assertEquals("ClassFormatError", r.value("pool"), r::toString);
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR cannot weave gen.Pool: its constant pool has no room left for the"
+                + " constants of its limits; it fails to load (ClassFormatError) rather than run"
+                + " with its limits off"),
+        r.err);
     assertFalse(r.out.contains(".unexpected="), r::toString);
     assertFalse(r.err.contains("could not weave"), r.err);
   }
@@ -187,6 +225,24 @@ class UnweavableIT {
     return cw.toByteArray();
   }
 
+  /**
+   * {@code gen.Pool}: a constant pool a few entries short of the JVM's 65,535 (one field name each)
+   * and a limited method: there is no room for the limit's constants.
+   */
+  private static byte[] fullPool() {
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(Opcodes.V1_8, Opcodes.ACC_PUBLIC, "gen/Pool", null, "java/lang/Object", null);
+    for (int i = 0; i < 65_505; i++) {
+      cw.visitField(Opcodes.ACC_STATIC, "f" + i, "I", null, null).visitEnd();
+    }
+    MethodVisitor tiny = limited(cw, Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "tiny", "()V");
+    tiny.visitInsn(Opcodes.RETURN);
+    tiny.visitMaxs(0, 0);
+    tiny.visitEnd();
+    cw.visitEnd();
+    return cw.toByteArray();
+  }
+
   /** {@code gen.BigCtor}: a limited constructor of 65,507 bytes. */
   private static byte[] bigConstructor() {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
@@ -223,6 +279,30 @@ class UnweavableIT {
     many.visitInsn(Opcodes.RETURN);
     many.visitMaxs(0, 0);
     many.visitEnd();
+
+    // static int deep(): pushes six values and returns the top one, with max_stack 6
+    MethodVisitor deep =
+        cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "deep", "()I", null, null);
+    deep.visitCode();
+    for (int i = 1; i <= 6; i++) {
+      deep.visitIntInsn(Opcodes.BIPUSH, i);
+    }
+    deep.visitInsn(Opcodes.IRETURN);
+    deep.visitMaxs(0, 0);
+    deep.visitEnd();
+
+    // static int wide(int x): keeps x + 1 in local 65533, so max_locals is 65534
+    MethodVisitor wide =
+        cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "wide", "(I)I", null, null);
+    wide.visitCode();
+    wide.visitVarInsn(Opcodes.ILOAD, 0);
+    wide.visitInsn(Opcodes.ICONST_1);
+    wide.visitInsn(Opcodes.IADD);
+    wide.visitVarInsn(Opcodes.ISTORE, 65_533);
+    wide.visitVarInsn(Opcodes.ILOAD, 65_533);
+    wide.visitInsn(Opcodes.IRETURN);
+    wide.visitMaxs(0, 0);
+    wide.visitEnd();
     cw.visitEnd();
     return cw.toByteArray();
   }

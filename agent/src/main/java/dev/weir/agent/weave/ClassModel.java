@@ -28,6 +28,8 @@ final class ClassModel {
   static final String TOKEN_BUCKET = "Ldev/weir/TokenBucket;";
   static final String LEAKY_BUCKET = "Ldev/weir/LeakyBucket;";
   static final String LIMIT_KEY = "Ldev/weir/LimitKey;";
+  static final String INTRINSIC = "Ljdk/internal/vm/annotation/IntrinsicCandidate;";
+  static final String HOTSPOT_INTRINSIC = "Ljdk/internal/HotSpotIntrinsicCandidate;";
 
   /** The class's internal name, {@code a/b/C$D}. */
   final String internalName;
@@ -88,6 +90,13 @@ final class ClassModel {
 
     /** The values written in the method's {@code @LeakyBucket}, or null if it has none. */
     Map<String, Object> leakyBucket;
+
+    /**
+     * Whether the JDK marks the method as a JIT intrinsic ({@code @IntrinsicCandidate}, or
+     * {@code @HotSpotIntrinsicCandidate} on JDK 9 to 15): compiled code may run the JVM's own
+     * version of it instead of its bytecode, a woven limit included.
+     */
+    boolean intrinsic;
 
     /** The indexes of the parameters that carry {@code @LimitKey}, in order. */
     final List<Integer> limitKeys = new ArrayList<Integer>(1);
@@ -221,6 +230,9 @@ final class ClassModel {
           if (descriptor.equals(LEAKY_BUCKET)) {
             method.leakyBucket = new HashMap<String, Object>();
             return new Values(method.leakyBucket);
+          }
+          if (descriptor.equals(INTRINSIC) || descriptor.equals(HOTSPOT_INTRINSIC)) {
+            method.intrinsic = true;
           }
           return null;
         }

@@ -446,8 +446,10 @@ final class LimitPrologue {
         mv.visitTryCatchBlock(tryStart, bodyEnd, bodyEnd, null);
         locals = Math.max(maxLocals, result + 2);
       }
-      // the prologue needs at most the arguments again (for a fallback) plus the exception
-      super.visitMaxs(Math.max(maxStack, argumentsSize + 8), locals);
+      // the prologue needs at most the arguments again (for a fallback) plus the exception; a
+      // nesting exit pushes three values on top of whatever the body leaves on the stack
+      int stack = nesting ? maxStack + 3 : maxStack;
+      super.visitMaxs(Math.max(stack, argumentsSize + 8), locals);
     }
   }
 

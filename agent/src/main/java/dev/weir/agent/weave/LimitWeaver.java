@@ -100,6 +100,13 @@ final class LimitWeaver {
                   + " to limit calls, weave and log, so a limit there would stop Weir");
           continue;
         }
+        if (method.intrinsic) {
+          entry.refuse(
+              origin,
+              "it is a JIT intrinsic: compiled code runs the JVM's own version of it, without the"
+                  + " limit");
+          continue;
+        }
         String cannotWrap =
             method.is(Opcodes.ACC_NATIVE) ? placement.whyNativeCannotBeWrapped(method.key()) : null;
         if (cannotWrap != null) {

@@ -130,7 +130,15 @@ final class Weaver {
     if (AgentLog.debugEnabled()) {
       AgentLog.debug("woven " + type.name);
     }
-    byte[] woven = write(reader, plan, placement);
+    byte[] woven;
+    try {
+      woven = write(reader, plan, placement);
+    } catch (ClassTooLargeException e) {
+      throw new LimitsNotWoven(
+          "its constant pool has no room left for the constants of its limits", e);
+    } catch (RuntimeException e) {
+      throw new LimitsNotWoven("its limits could not be woven (" + e + ")", e);
+    }
     if (!redefining && !plan.moved.isEmpty()) {
       movedAtLoad.put(classKey, Collections.unmodifiableSet(new HashSet<String>(plan.moved)));
     }
@@ -161,47 +169,40 @@ final class Weaver {
    * where it cannot move, and the class is written again.
    */
   private static byte[] write(ClassReader reader, Plan plan, Placement placement) {
+    Map<String, Integer> maxLocals = bodyMaxLocals(reader, plan);
+    for (Map.Entry<String, Integer> e : maxLocals.entrySet()) {
+      if (e.getValue() > MAX_LOCALS - NESTING_LOCALS) {
+        cannotTakeInPlace(
+            plan,
+            placement,
+            e.getKey(),
+            "its code uses "
+                + e.getValue()
+                + " local variable slots, and the limit needs "
+                + NESTING_LOCALS
+                + " more, beyond the JVM's limit of "
+                + MAX_LOCALS);
+      }
+    }
     boolean freshPool = false;
     for (int attempt = 0; ; attempt++) {
       try {
-        return writeOnce(reader, plan, freshPool);
+        return writeOnce(reader, plan, maxLocals, freshPool);
       } catch (MethodTooLargeException e) {
         String key = e.getMethodName() + e.getDescriptor();
-        LimitPrologue prologue = plan.prologues.get(key);
-        if (prologue == null
+        if (!plan.prologues.containsKey(key)
             || plan.moved.contains(key)
             || plan.failClosed.containsKey(key)
             || attempt > plan.prologues.size()) {
           throw e; // not a prologue's doing: this is a bug of the agent's
         }
-        String why =
+        cannotTakeInPlace(
+            plan,
+            placement,
+            key,
             "with the limit woven in, its code would be "
                 + e.getCodeSize()
-                + " bytes, beyond the JVM's limit of 65535";
-        if (placement.canMove(key) && !prologue.method().isConstructor()) {
-          plan.moved.add(key);
-          AgentLog.warn(
-              prologue.origin()
-                  + ": "
-                  + why
-                  + "; it is limited through a wrapper instead (its body moved to "
-                  + MOVED_PREFIX
-                  + prologue.method().name
-                  + ")");
-        } else {
-          String message =
-              "weir: cannot limit "
-                  + prologue.origin()
-                  + ": "
-                  + why
-                  + (prologue.method().isConstructor()
-                      ? ", and a constructor's body cannot move to a method of its own"
-                      : ", and a class loaded before the agent started cannot gain the method its"
-                          + " body would move to")
-                  + " (every call fails closed)";
-          plan.failClosed.put(key, message);
-          AgentLog.error(message.substring("weir: ".length()));
-        }
+                + " bytes, beyond the JVM's limit of 65535");
       } catch (ClassTooLargeException e) {
         if (freshPool) {
           throw e;
@@ -211,15 +212,57 @@ final class Weaver {
     }
   }
 
+  /** The most local variable slots a method may have. */
+  private static final int MAX_LOCALS = 65535;
+
+  /** The local variable slots a nesting prologue adds after the body's own: the cell, a long. */
+  private static final int NESTING_LOCALS = 3;
+
+  /**
+   * A method that cannot take its prologue in place: moves behind a wrapper, or fails closed where
+   * it cannot move (a constructor, or a class that can gain no method). One log line either way.
+   */
+  private static void cannotTakeInPlace(Plan plan, Placement placement, String key, String why) {
+    LimitPrologue prologue = plan.prologues.get(key);
+    if (placement.canMove(key) && !prologue.method().isConstructor()) {
+      plan.moved.add(key);
+      AgentLog.warn(
+          prologue.origin()
+              + ": "
+              + why
+              + "; it is limited through a wrapper instead (its body moved to "
+              + MOVED_PREFIX
+              + prologue.method().name
+              + ")");
+      return;
+    }
+    String message =
+        "weir: cannot limit "
+            + prologue.origin()
+            + ": "
+            + why
+            + (prologue.method().isConstructor()
+                ? ", and a constructor's body cannot move to a method of its own"
+                : ", and a class loaded before the agent started cannot gain the method its body"
+                    + " would move to")
+            + " (every call fails closed)";
+    plan.failClosed.put(key, message);
+    AgentLog.error(message.substring("weir: ".length()));
+  }
+
   /**
    * Copies the class file with each planned prologue in front of its method, or around its moved
    * body.
    *
+   * @param maxLocals the {@code max_locals} of the methods whose nesting prologue needs them
    * @param freshPool true to build a new constant pool rather than copy the class file's
    * @throws IllegalStateException if a planned method is not in the class file
    */
-  private static byte[] writeOnce(ClassReader reader, final Plan plan, boolean freshPool) {
-    final Map<String, Integer> maxLocals = bodyMaxLocals(reader, plan);
+  private static byte[] writeOnce(
+      ClassReader reader,
+      final Plan plan,
+      final Map<String, Integer> maxLocals,
+      boolean freshPool) {
     // copies the pool, and unchanged methods as bytes
     ClassWriter writer = freshPool ? new ClassWriter(0) : new ClassWriter(reader, 0);
     final Map<String, LimitPrologue> pending = new HashMap<String, LimitPrologue>(plan.prologues);
@@ -259,6 +302,18 @@ final class Weaver {
       throw new IllegalStateException("planned methods not found: " + pending.keySet());
     }
     return writer.toByteArray();
+  }
+
+  /**
+   * A class whose limits could not be woven at all (its constant pool is full, say): it must not
+   * load with them off, so the transformer makes it fail to load.
+   */
+  static final class LimitsNotWoven extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    LimitsNotWoven(String message, Throwable cause) {
+      super(message, cause);
+    }
   }
 
   /** A moved body's access: private and synthetic, otherwise as the method was. */

@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.CallDepth;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The class file transformer the agent installs: a cheap filter in front of the {@link Weaver}.
@@ -27,8 +30,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * costs microseconds; a full parse costs far more, and annotation matching is the known start-up
  * cost of agents.
  *
- * <p>Never throws: a failure to weave is logged with the class name, and the class loads unwoven.
- * Thread-safe.
+ * <p>Never throws. A class whose limits cannot be woven (its constant pool is full, say) fails to
+ * load ({@code ClassFormatError}) with an error line naming it, rather than run with its limits
+ * off. A class whose thread's stack overflows while it is being woven is woven again on a thread of
+ * Weir's with a whole stack. Any other failure is logged with the class name, and the class loads
+ * unwoven. Thread-safe.
  */
 final class WeirTransformer implements ClassFileTransformer {
   private static final String MARKER_PREFIX = "Ldev/weir/";
@@ -45,7 +51,15 @@ final class WeirTransformer implements ClassFileTransformer {
   private final Callable<Weaver> weaverFactory;
   private final ConfigLimits config;
   private final ModuleEdges modules;
-  private final ThreadLocal<Boolean> transforming = new ThreadLocal<Boolean>();
+
+  /** Per thread: 1 while this transformer weaves on it (a plain cell, cleared without a call). */
+  private static final ThreadLocal<int[]> TRANSFORMING =
+      new ThreadLocal<int[]>() {
+        @Override
+        protected int[] initialValue() {
+          return new int[1];
+        }
+      };
 
   /** While an attach retransforms the loaded classes: the names of those woven. */
   private volatile Set<String> wovenNames;
@@ -84,15 +98,108 @@ final class WeirTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classFile) {
-    if (!config.hasPatterns()) { // no config limit could charge the agent's own work
-      return transformOwn(loader, internalName, classBeingRedefined, classFile);
+    if (unwovenOnOverflow != null) {
+      reportUnwovenOnOverflow();
     }
-    int[] section = CallDepth.enterWeir(); // config limits never charge the agent's own work
     try {
-      return transformOwn(loader, internalName, classBeingRedefined, classFile);
-    } finally {
-      section[0]--; // a plain store: no StackOverflowError can skip it
+      if (!config.hasPatterns()) { // no config limit could charge the agent's own work
+        return transformOwn(loader, internalName, classBeingRedefined, classFile);
+      }
+      int[] section = CallDepth.enterWeir(); // config limits never charge the agent's own work
+      try {
+        return transformOwn(loader, internalName, classBeingRedefined, classFile);
+      } finally {
+        section[0]--; // a plain store: no StackOverflowError can skip it
+      }
+    } catch (StackOverflowError e) {
+      // a class loading at the edge of its thread's stack: weave it on a thread of Weir's
+      try {
+        return transformElsewhere(loader, internalName, classBeingRedefined, classFile);
+      } catch (StackOverflowError again) {
+        // not even that fits: no call can be made here, not even to log; the next class that
+        // loads reports it. The class may have no limit, so it is not made to fail to load
+        unwovenOnOverflow = internalName;
+        return null;
+      }
     }
+  }
+
+  /**
+   * The last class that loaded unwoven because its thread's stack overflowed twice, first while it
+   * was being woven, then while a thread of Weir's was being asked to weave it; reported once.
+   */
+  private static volatile String unwovenOnOverflow;
+
+  private static void reportUnwovenOnOverflow() {
+    String name = unwovenOnOverflow;
+    unwovenOnOverflow = null;
+    if (name != null) {
+      AgentLog.error(
+          "could not weave "
+              + name.replace('/', '.')
+              + ": it loaded on a thread whose stack was exhausted, too far even to hand it to a"
+              + " thread of Weir's; if it has limits, they are off until it loads again");
+    }
+  }
+
+  /**
+   * Transforms on a new thread of Weir's, with a whole stack of its own, and waits for it (10 s at
+   * most): for a class that loads on a thread whose stack overflowed while it was being woven. If
+   * that fails too, the class fails to load rather than run with its limits off.
+   */
+  private byte[] transformElsewhere(
+      final ClassLoader loader,
+      final String internalName,
+      final Class<?> classBeingRedefined,
+      final byte[] classFile) {
+    final byte[][] result = new byte[1][];
+    final Throwable[] failure = new Throwable[1];
+    final CountDownLatch done = new CountDownLatch(1);
+    try {
+      AgentThreads.start(
+          new Runnable() {
+            @Override
+            public void run() {
+              try {
+                result[0] = transformOwn(loader, internalName, classBeingRedefined, classFile);
+              } catch (Throwable t) {
+                failure[0] = t;
+              } finally {
+                done.countDown();
+              }
+            }
+          },
+          "weir-weaver");
+      if (done.await(10, TimeUnit.SECONDS) && failure[0] == null) {
+        return result[0];
+      }
+    } catch (Throwable t) {
+      failure[0] = t;
+    }
+    return unloadable(
+        internalName,
+        "its stack overflowed while it was woven, and a thread of Weir's could not weave it ("
+            + (failure[0] == null ? "it took over 10 s" : failure[0].toString())
+            + ")");
+  }
+
+  /**
+   * Bytes the JVM refuses to define ({@code ClassFormatError}): a class whose limits cannot be
+   * woven fails to load rather than run with them off. Loading it again (on a thread with more
+   * stack, say) weaves it anew.
+   */
+  private static byte[] unloadable(String internalName, String why) {
+    try {
+      AgentLog.error(
+          "cannot weave "
+              + internalName.replace('/', '.')
+              + ": "
+              + why
+              + "; it fails to load (ClassFormatError) rather than run with its limits off");
+    } catch (Throwable cannotLog) {
+      // the class fails to load all the same
+    }
+    return new byte[4]; // magic 0: "Incompatible magic value"
   }
 
   private byte[] transformOwn(
@@ -100,7 +207,8 @@ final class WeirTransformer implements ClassFileTransformer {
     if (!isCandidate(internalName, classFile, loader)) {
       return null;
     }
-    if (transforming.get() != null) {
+    int[] transforming = TRANSFORMING.get();
+    if (transforming[0] != 0) {
       AgentLog.error(
           "could not limit "
               + internalName.replace('/', '.')
@@ -108,7 +216,7 @@ final class WeirTransformer implements ClassFileTransformer {
               + " it runs unlimited");
       return null;
     }
-    transforming.set(Boolean.TRUE);
+    transforming[0] = 1;
     try {
       byte[] result = weaver().weave(loader, internalName, classFile, classBeingRedefined != null);
       if (result != null) {
@@ -121,6 +229,10 @@ final class WeirTransformer implements ClassFileTransformer {
         }
       }
       return result;
+    } catch (Weaver.LimitsNotWoven e) {
+      return unloadable(internalName, e.getMessage());
+    } catch (StackOverflowError e) {
+      throw e; // woven again on a thread of Weir's
     } catch (Throwable t) {
       AgentLog.error(
           "could not weave "
@@ -129,7 +241,7 @@ final class WeirTransformer implements ClassFileTransformer {
               + t);
       return null;
     } finally {
-      transforming.remove();
+      transforming[0] = 0; // a plain store: no StackOverflowError can skip it
     }
   }
 

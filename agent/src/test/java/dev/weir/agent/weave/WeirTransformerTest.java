@@ -261,6 +261,42 @@ class WeirTransformerTest {
   }
 
   /** Child-first for the fixture package, whose classes it passes through the transformer. */
+  /**
+   * A class whose thread's stack overflows while it is being woven (it loads at the edge of a deep
+   * recursion) is woven on a thread of Weir's instead, never loaded with its limits off.
+   */
+  @Test
+  void aStackOverflowWhileWeavingHandsTheClassToAThreadOfWeirs() throws Exception {
+    Weaver real = new Weaver(clock, ConfigLimits.NONE);
+    Weaver overflowing = org.mockito.Mockito.mock(Weaver.class);
+    Thread loading = Thread.currentThread();
+    java.util.List<String> weavingThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    org.mockito.Mockito.when(
+            overflowing.weave(
+                org.mockito.ArgumentMatchers.any(),
+                org.mockito.ArgumentMatchers.anyString(),
+                org.mockito.ArgumentMatchers.any(),
+                org.mockito.ArgumentMatchers.anyBoolean()))
+        .thenAnswer(
+            call -> {
+              weavingThreads.add(Thread.currentThread().getName());
+              if (Thread.currentThread() == loading) {
+                throw new StackOverflowError();
+              }
+              return real.weave(
+                  call.getArgument(0), call.getArgument(1), call.getArgument(2), false);
+            });
+    Class<?> c = new WeavingLoader(new WeirTransformer(() -> overflowing)).loadClass(FIXTURE);
+    assertEquals(java.util.List.of(loading.getName(), "weir-weaver"), weavingThreads);
+    c.getField("bodyRuns").setInt(null, 0);
+    Method limited = c.getMethod("limited");
+    for (int i = 0; i < 3; i++) {
+      limited.invoke(null);
+    }
+    limitedBy(() -> limited.invoke(null)); // woven: the fourth call is limited
+    assertEquals(3, c.getField("bodyRuns").getInt(null));
+  }
+
   private static final class WeavingLoader extends ClassLoader {
     private static final String HIDDEN =
         OptionalDependency.class.getName().replace('.', '/') + ".class";
