@@ -31,6 +31,7 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.resolver.CoreScalarResolver;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
@@ -152,7 +153,7 @@ public final class ConfigFile {
       errors.add(new Problem(0, label + ": not valid YAML: " + e.getMessage()));
       return;
     }
-    if (root == null) {
+    if (root == null || root instanceof ScalarNode && Tag.NULL.equals(root.getTag())) {
       warnings.add(label + ": the config file is empty or all comments: it limits nothing");
       return;
     }
@@ -168,7 +169,8 @@ public final class ConfigFile {
       }
     }
     Node list = top.get("limits");
-    if (list == null || list instanceof ScalarNode && ((ScalarNode) list).getTag() == Tag.NULL) {
+    if (list == null
+        || list instanceof ScalarNode && Tag.NULL.equals(((ScalarNode) list).getTag())) {
       warnings.add(label + ": the config file has no limits: it limits nothing");
       return;
     }
@@ -388,7 +390,7 @@ public final class ConfigFile {
   /** A string that names a thing (a name, a pattern, a URI); a number or a flag is refused. */
   private String string(Node node, String path) {
     String value = scalar(node, path);
-    if (value != null && ((ScalarNode) node).getTag() != Tag.STR) {
+    if (value != null && !Tag.STR.equals(((ScalarNode) node).getTag())) {
       error(node, path + " must be a string, was " + shown(node) + " (quote it to use it as text)");
       return null;
     }
@@ -404,7 +406,7 @@ public final class ConfigFile {
     if (value == null) {
       return null;
     }
-    if (((ScalarNode) node).getTag() != Tag.BOOL) {
+    if (!Tag.BOOL.equals(((ScalarNode) node).getTag())) {
       error(node, path + " must be one of true, false, was " + shown(node));
       return null;
     }
@@ -419,7 +421,7 @@ public final class ConfigFile {
     if (value == null) {
       return null;
     }
-    if (((ScalarNode) node).getTag() != Tag.STR) {
+    if (!Tag.STR.equals(((ScalarNode) node).getTag())) {
       error(node, path + " must be one of " + String.join(", ", allowed) + ", was " + shown(node));
       return null;
     }
@@ -439,12 +441,12 @@ public final class ConfigFile {
       return null;
     }
     Tag tag = ((ScalarNode) node).getTag();
-    if (tag == Tag.INT) {
+    if (Tag.INT.equals(tag)) {
       BigInteger whole = coreInt(value);
       if (whole != null) {
         return whole.doubleValue();
       }
-    } else if (tag == Tag.FLOAT) {
+    } else if (Tag.FLOAT.equals(tag)) {
       String v = value.toLowerCase(Locale.ROOT);
       if (v.endsWith(".inf")) {
         return v.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
@@ -471,7 +473,7 @@ public final class ConfigFile {
     if (value == null) {
       return null;
     }
-    BigInteger parsed = ((ScalarNode) node).getTag() == Tag.INT ? coreInt(value) : null;
+    BigInteger parsed = Tag.INT.equals(((ScalarNode) node).getTag()) ? coreInt(value) : null;
     if (parsed == null) {
       error(node, path + " must be a whole number >= " + min + ", was " + shown(node));
       return null;
@@ -502,14 +504,20 @@ public final class ConfigFile {
     }
   }
 
-  /** A scalar as written, saying when quotes made it a string. */
+  /** A scalar as written, saying when quotes or a tag made a number or a flag a string. */
   private static String shown(Node node) {
     ScalarNode scalar = (ScalarNode) node;
     if (scalar.getScalarStyle() == ScalarStyle.DOUBLE_QUOTED
         || scalar.getScalarStyle() == ScalarStyle.SINGLE_QUOTED) {
       return "\"" + scalar.getValue() + "\" (quoted, so a string)";
     }
-    if (scalar.getTag() == Tag.NULL) {
+    if (Tag.STR.equals(scalar.getTag())
+        && (CoreScalarResolver.INT.matcher(scalar.getValue()).matches()
+            || CoreScalarResolver.FLOAT.matcher(scalar.getValue()).matches()
+            || CoreScalarResolver.BOOL.matcher(scalar.getValue()).matches())) {
+      return scalar.getValue() + " (tagged a string)";
+    }
+    if (Tag.NULL.equals(scalar.getTag())) {
       return "nothing";
     }
     return scalar.getValue();

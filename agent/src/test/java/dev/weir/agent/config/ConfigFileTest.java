@@ -139,6 +139,33 @@ class ConfigFileTest {
         List.of("e.yaml: the config file's list of limits is empty: it limits nothing"),
         ConfigFile.parse("e.yaml", "limits: []\n").warnings());
     assertEquals(List.of(), ConfigFile.parse("weir.yaml", SPEC_EXAMPLE).warnings());
+    for (String empty : new String[] {"---\n", "--- # nothing\n...\n", "~\n", "null\n"}) {
+      ConfigFile document = ConfigFile.parse("e.yaml", empty);
+      assertEquals(List.of(), document.errors(), empty);
+      assertEquals(1, document.warnings().size(), empty);
+    }
+  }
+
+  @Test
+  void explicitCoreTagsAreTheirTypes() {
+    ConfigFile config =
+        ConfigFile.parse(
+            "weir.yaml",
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: !!str abc",
+                "    methods: !!str \"x.Y#z\"",
+                "    tokenBucket: { rate: !!float 5, capacity: !!int 7 }",
+                "    onLimit: !!str WAIT",
+                "    dryRun: !!bool true",
+                "  - name: b",
+                "    tokenBucket: { rate: !!str 5 }",
+                ""));
+    assertEquals(
+        List.of(
+            "weir.yaml:8: limits[1].tokenBucket.rate must be a number, was 5 (tagged a string)"),
+        config.errors());
   }
 
   /** YAML 1.2 core schema: a quoted number is a string, {@code 1_000} is no number at all. */
