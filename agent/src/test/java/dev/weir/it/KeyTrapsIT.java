@@ -49,6 +49,7 @@ class KeyTrapsIT {
                     + " object), so every call would get its own bucket and the limit would do"
                     + " nothing; key on a value that names what to limit"),
         r::toString);
+    r.assertCalls("byOrders", 0, 0, 5); // keyed by content: each element prints its identity
     r.assertCalls("legacyByOrder", 0, 0, 5);
     assertTrue(
         r.value("legacyByOrder.message")

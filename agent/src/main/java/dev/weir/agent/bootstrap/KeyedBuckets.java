@@ -168,12 +168,14 @@ final class KeyedBuckets {
 
   /**
    * Whether a key looks like {@code Object.toString()}'s {@code ClassName@hash}: a qualified class
-   * name (letters, digits, {@code . $ _ / [ ;}), {@code @}, and 1 to 8 lowercase hex digits.
+   * name (letters, digits, {@code . $ _ / [ ;}) or an array's ({@code [B}), {@code @}, and 6 to 8
+   * lowercase hex digits (an identity hash has 7 or 8 nearly always; fewer would take addresses
+   * like {@code first.last@cafe} for one).
    */
   static boolean looksLikeIdentity(String key) {
     int at = key.lastIndexOf('@');
     int hexDigits = key.length() - at - 1;
-    if (at <= 0 || hexDigits < 1 || hexDigits > 8 || key.indexOf('.') < 0) {
+    if (at <= 0 || hexDigits < 6 || hexDigits > 8 || key.indexOf('.') < 0 && key.charAt(0) != '[') {
       return false;
     }
     for (int i = at + 1; i < key.length(); i++) {

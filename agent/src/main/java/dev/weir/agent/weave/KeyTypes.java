@@ -45,8 +45,11 @@ final class KeyTypes {
    * @return the verdict
    */
   static Verdict judge(Type keyType, ClassLoader loader) {
+    if (keyType.getSort() == Type.ARRAY) { // by content: as its elements print
+      keyType = keyType.getElementType();
+    }
     if (keyType.getSort() != Type.OBJECT) {
-      return Verdict.FINE; // primitives by value, arrays by content
+      return Verdict.FINE; // primitives by value
     }
     String name = keyType.getInternalName();
     if (name.equals("java/lang/Object")) {
@@ -102,6 +105,10 @@ final class KeyTypes {
   static String identityProblem(Type keyType) {
     return "a "
         + keyType.getClassName()
+        + (keyType.getSort() == Type.ARRAY
+            ? " (keyed by content, as its elements print), and "
+                + keyType.getElementType().getClassName()
+            : "")
         + ", whose toString() is Object's (ClassName@hash, a new key for every object), so every"
         + " call would get its own bucket and the limit would do nothing; key on a value that names"
         + " what to limit: a String or number id, or a type whose toString() says it";
@@ -148,11 +155,19 @@ final class KeyTypes {
     return errors;
   }
 
-  /** A reference type from a Java source name ({@code com.acme.Order}); null for others. */
+  /**
+   * A reference type, or an array of one, from a Java source name ({@code com.acme.Order}, {@code
+   * com.acme.Order[]}); null for a primitive or an array of primitives.
+   */
   private static Type sourceType(String name) {
-    if (name.indexOf('[') >= 0 || name.indexOf('.') < 0 && Character.isLowerCase(name.charAt(0))) {
-      return null; // an array or a primitive
+    String dimensions = "";
+    while (name.endsWith("[]")) {
+      name = name.substring(0, name.length() - 2);
+      dimensions += "[";
     }
-    return Type.getObjectType(name.replace('.', '/'));
+    if (name.indexOf('.') < 0 && Character.isLowerCase(name.charAt(0))) {
+      return null; // a primitive
+    }
+    return Type.getType(dimensions + "L" + name.replace('.', '/') + ";");
   }
 }

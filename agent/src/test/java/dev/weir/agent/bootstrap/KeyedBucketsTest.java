@@ -305,7 +305,8 @@ class KeyedBucketsTest {
         new String[] {
           "com.acme.Request@1b2c3d4e",
           "org.apache.catalina.connector.RequestFacade@5c3f1a2b",
-          "com.acme.Outer$Inner@0",
+          "com.acme.Outer$Inner@7a81197d",
+          "[B@1b2c3d4e",
           "[Ljava.lang.String;@5e2de80c",
           "com.acme.Api$$Lambda/0x000001@7a81197d"
         }) {
@@ -321,7 +322,9 @@ class KeyedBucketsTest {
           "a.b@123456789",
           "a.b@ABC",
           "10.0.0.1",
-          "a b.c@12"
+          "a b.c@12",
+          "first.last@cafe",
+          "Order@1b2c3d4e" // a class of the default package: too like an address to tell
         }) {
       assertFalse(KeyedBuckets.looksLikeIdentity(key), key);
     }
