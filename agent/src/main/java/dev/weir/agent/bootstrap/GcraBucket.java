@@ -115,6 +115,9 @@ public final class GcraBucket extends BucketState {
    */
   static final long STATE_RETIRED = Long.MIN_VALUE + 3;
 
+  /** Result of {@link #retireIfIdle}: the state was retired already, by another. */
+  static final long ALREADY_RETIRED = -1;
+
   /**
    * The value of {@code fullAt} that marks a per-key state retired. A live per-key state never
    * holds it: a write that would produce it writes one tick later instead (against the caller).
@@ -325,15 +328,16 @@ public final class GcraBucket extends BucketState {
    *
    * @param state the state
    * @param nowNanos a fresh reading of the clock
-   * @return 0 if the state is now retired (by this call or earlier); otherwise the ticks until it
-   *     may be idle, {@code >= 1} ({@link #NEVER_TICKS} if it cannot be told: the clock went back)
+   * @return 0 if this call retired the state (its caller removes it); {@link #ALREADY_RETIRED} if
+   *     it was retired before (by a sweep, or claimed by a move); otherwise the ticks until it may
+   *     be idle, {@code >= 1} ({@link #NEVER_TICKS} if it cannot be told: the clock went back)
    */
   long retireIfIdle(BucketState state, long nowNanos) {
     long now = nowNanos * ticksPerNano;
     for (; ; ) {
       long current = state.fullAt;
       if (current == RETIRED) {
-        return 0;
+        return ALREADY_RETIRED;
       }
       long ahead = current - now;
       if (ahead > 0 && ahead <= WRAPPED) {
@@ -343,6 +347,22 @@ public final class GcraBucket extends BucketState {
         return 0;
       }
     }
+  }
+
+  /**
+   * As {@link #retireIfIdle}, without retiring: the ticks until the state may be idle.
+   *
+   * @param state the state
+   * @param nowNanos the clock's reading
+   * @return {@code >= 1} as {@link #retireIfIdle} gives it; 0 if it is idle now or retired
+   */
+  long ticksUntilIdle(BucketState state, long nowNanos) {
+    long current = state.fullAt;
+    long ahead = current - nowNanos * ticksPerNano;
+    if (current == RETIRED || ahead <= 0 || ahead > WRAPPED) {
+      return 0;
+    }
+    return ahead > clockBackLimit ? NEVER_TICKS : ahead;
   }
 
   /**

@@ -110,6 +110,25 @@ final class KeyedBuckets {
   private IdleHeap idle;
 
   /**
+   * While {@link #refuseExact}: the instant the earliest held key goes idle, as the heap's top was
+   * last found exact; no held key is idle before it. Written under the lock: {@code refuseExact} is
+   * cleared before this is lowered, and set after this is written.
+   */
+  private volatile long refuseUntilNanos;
+
+  /** The state of the key that goes idle at {@link #refuseUntilNanos}. */
+  private volatile BucketState refuseState;
+
+  /**
+   * Whether {@link #refuseUntilNanos} holds, as long as {@link #refuseState} still goes idle then:
+   * cleared by every entry the heap gains.
+   */
+  private volatile boolean refuseExact;
+
+  /** Callers between taking a place in {@link #keys} and their key's heap entry. */
+  private final AtomicInteger pending = new AtomicInteger();
+
+  /**
    * Guards the sweep schedule, written together, and {@link #idle}: taken once per new key, once
    * per sweep, and by calls at the bound.
    */
@@ -265,8 +284,10 @@ final class KeyedBuckets {
           continue;
         }
       }
+      pending.incrementAndGet(); // first: a call at the bound never sees the place taken unseen
       if (keys.incrementAndGet() > maxKeys) {
         keys.decrementAndGet();
+        pending.decrementAndGet();
         if (makeRoom(nowNanos) != 0) {
           return null;
         }
@@ -275,18 +296,22 @@ final class KeyedBuckets {
       BucketState fresh = bucket.newState(nowNanos);
       BucketState prior = null;
       boolean inserted = false;
-      t.inserters.incrementAndGet();
       try {
-        if (current == t) {
-          prior = t.map.putIfAbsent(key, fresh);
-          inserted = prior == null;
+        t.inserters.incrementAndGet();
+        try {
+          if (current == t) {
+            prior = t.map.putIfAbsent(key, fresh);
+            inserted = prior == null;
+          }
+        } finally {
+          t.inserters.decrementAndGet();
+        }
+        if (inserted) {
+          inserted(nowNanos, key);
+          return fresh;
         }
       } finally {
-        t.inserters.decrementAndGet();
-      }
-      if (inserted) {
-        inserted(nowNanos, key);
-        return fresh;
+        pending.decrementAndGet();
       }
       keys.decrementAndGet();
       if (prior != null && prior.fullAt != GcraBucket.RETIRED) {
@@ -333,48 +358,115 @@ final class KeyedBuckets {
 
   /**
    * At the bound: drops one held key that is idle at {@code nowNanos}, if there is one, so that the
-   * caller's new key fits. Never blocks beyond the lock; {@code O(log maxKeys)} amortised, plus one
-   * pass over the table when the bound is first reached.
+   * caller's new key fits. While no key can be idle before a known instant, answers without a lock;
+   * otherwise {@code O(log maxKeys)} amortised under the lock, plus one pass over the table when
+   * the bound is first reached.
    *
    * @param nowNanos the caller's clock reading
    * @return 0 if a key was dropped (or room appeared): look again; otherwise the nanoseconds until
-   *     the earliest held key goes idle, exact, {@code >= 1}
+   *     the earliest held key goes idle, exact while no other call changes the table, {@code >= 1}
    */
-  private long makeRoom(long nowNanos) {
+  private long makeRoom(long arrivedNanos) {
+    // answered as of now: a call that waited (for the lock, say) is not told to wait that again
+    long nowNanos = arrivedNanos + Math.max(0, clock.nanoTime() - arrivedNanos);
+    if (refuseExact) {
+      BucketState earliest = refuseState;
+      long until = refuseUntilNanos;
+      long ahead = bucket.ticksUntilIdle(earliest, nowNanos);
+      if (nowNanos - until < 0 && ahead > 0 && nowNanos + bucket.toNanosCeil(ahead) == until) {
+        // the earliest key still goes idle then, and no other can go idle sooner: every other
+        // entry was later, acquires only move keys later, and anything else clears refuseExact
+        return until - nowNanos;
+      }
+    }
+    for (int attempt = 0; ; attempt++) {
+      long result = makeRoomLocked(nowNanos, attempt < MAX_LOOKS);
+      if (result != LOOK_AGAIN) {
+        return result;
+      }
+      Thread.yield(); // a key is being inserted, moved or removed: it settles at once
+    }
+  }
+
+  /**
+   * Waits, under the lock, up to a millisecond for an inserter to add its key's entry. The lock is
+   * released meanwhile, as the inserter needs it.
+   *
+   * @return false if the caller was interrupted (the flag is kept)
+   */
+  private boolean awaitEntry() {
+    entryWaiters++;
+    try {
+      lock.wait(1);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      entryWaiters--;
+    }
+  }
+
+  /** Callers waiting in {@link #awaitEntry}; guarded by the lock. */
+  private int entryWaiters;
+
+  /** Result of {@link #makeRoomLocked}: a key is in passage; release the lock and look again. */
+  private static final long LOOK_AGAIN = -1;
+
+  /** How often a call at the bound looks again before it answers with what it knows. */
+  private static final int MAX_LOOKS = 64;
+
+  private long makeRoomLocked(long arrivedNanos, boolean mayLookAgain) {
+    long unsettled = mayLookAgain ? LOOK_AGAIN : MIN_BOUND_RETRY_NANOS;
     synchronized (lock) {
-      Table t = current;
-      if (t.previous != null || keys.get() < maxKeys) {
-        // a shrink is moving states, which are briefly in two tables; or room appeared
-        return keys.get() < maxKeys ? 0 : MIN_BOUND_RETRY_NANOS;
+      // as of now, not of the call's arrival: it may have waited for the lock
+      long nowNanos = arrivedNanos + Math.max(0, clock.nanoTime() - arrivedNanos);
+      if (keys.get() < maxKeys) {
+        return 0;
       }
       if (idle == null) {
-        idle = IdleHeap.of(t.map, bucket, nowNanos, keys); // drops idle keys as it goes
+        idle = IdleHeap.of(current, bucket, nowNanos, keys); // drops idle keys as it goes
+        refuseExact = false;
         if (keys.get() < maxKeys) {
           return 0;
         }
       }
-      for (; ; ) {
+      for (int waits = 0; ; ) {
         if (idle.size == 0) { // held keys are being inserted: their entries follow at once
-          return MIN_BOUND_RETRY_NANOS;
+          if (pending.get() == 0 || waits++ == MAX_LOOKS || !awaitEntry()) {
+            return MIN_BOUND_RETRY_NANOS;
+          }
+          continue;
         }
         long at = idle.topAt();
         String key = idle.topKey();
-        BucketState s = t.map.get(key);
+        Table owner = current;
+        BucketState s = owner.map.get(key);
+        if (s == null && owner.previous != null) {
+          owner = owner.previous; // not moved yet by a shrink
+          s = owner.map.get(key);
+        }
         if (s == null) {
           idle.pop(); // dropped already; a key inserted again has an entry of its own
           continue;
         }
         long ahead = bucket.retireIfIdle(s, nowNanos);
-        if (ahead == 0) {
+        if (ahead == GcraBucket.ALREADY_RETIRED) {
+          return unsettled; // being removed, or moved to the new table: its entry still holds
+        }
+        if (ahead == 0) { // retired by this call, which removes it
           idle.pop();
-          if (t.map.remove(key, s)) {
+          if (owner.map.remove(key, s)) {
             keys.decrementAndGet();
           }
-          return 0; // retired by this call or by a sweep that removes it next
+          return 0;
         }
         long idleAt = nowNanos + bucket.toNanosCeil(ahead);
-        if (idleAt == at) {
-          return Math.max(1, at - nowNanos); // the earliest, and exact
+        if (idleAt == at) { // the earliest, and exact: later calls need no lock until then
+          refuseUntilNanos = at;
+          refuseState = s;
+          refuseExact = true;
+          return Math.max(1, at - nowNanos);
         }
         idle.replaceTop(idleAt, key); // later than the entry said: an acquire since
       }
@@ -433,7 +525,7 @@ final class KeyedBuckets {
           keys.decrementAndGet();
           dropped++;
         }
-      } else {
+      } else if (ahead > 0) { // not retired by another (who removes it)
         size++;
         soonest = Math.min(soonest, ahead);
       }
@@ -449,11 +541,12 @@ final class KeyedBuckets {
         sweepDue = true;
       }
       if (idle != null && keys.get() < maxKeys / 2) {
+        refuseExact = false;
         idle = null; // far from the bound again: its memory goes
       }
     }
-    if (mayShrink && t.peak >= SHRINK_FLOOR && size < t.peak / 4) {
-      shrink(t);
+    if (mayShrink && (t.peak >= SHRINK_FLOOR && size < t.peak / 4 || size == 0 && t.peak > 16)) {
+      shrink(t); // an empty table is replaced too: a limiter whose keys have all gone keeps none
     }
     return dropped;
   }
@@ -504,9 +597,13 @@ final class KeyedBuckets {
         sweepDue = true;
       }
       if (idle != null) {
+        refuseExact = false; // the new key's entry is only a lower bound
         idle.push(nowNanos, key);
-        if (idle.size > 2 * keys.get() + 64) { // stale entries of keys dropped since
-          idle = IdleHeap.of(current.map, bucket, nowNanos, keys);
+        if (entryWaiters > 0) {
+          lock.notifyAll();
+        }
+        if (idle.size > 2 * keys.get() + 64) {
+          idle = IdleHeap.of(current, bucket, nowNanos, keys); // entries of keys dropped since
         }
       }
     }
@@ -523,6 +620,7 @@ final class KeyedBuckets {
   void gaveBack(String key, long idleNoEarlierThanNanos) {
     synchronized (lock) {
       if (idle != null) {
+        refuseExact = false;
         idle.push(idleNoEarlierThanNanos, key);
       }
     }
@@ -574,16 +672,30 @@ final class KeyedBuckets {
     int size;
 
     /**
-     * Builds the heap from a table in one pass, dropping the states idle now as it goes.
+     * Builds the heap in one pass, dropping the states idle now as it goes. During a shrink, the
+     * old table is read first: a state a mover claimed there (its copy may reach the new table
+     * after the pass has read it) keeps its key's entry, at {@code nowNanos}, a lower bound.
      *
-     * @param map the table's states
-     * @param bucket their arithmetic
+     * @param current the current table, and through it the one a shrink is draining
+     * @param bucket the states' arithmetic
      * @param nowNanos the clock's reading
-     * @param keys the table's key count, decremented for each state dropped
+     * @param keys the key count, decremented for each state dropped
      */
-    static IdleHeap of(
-        Map<String, BucketState> map, GcraBucket bucket, long nowNanos, AtomicInteger keys) {
+    static IdleHeap of(Table current, GcraBucket bucket, long nowNanos, AtomicInteger keys) {
       IdleHeap heap = new IdleHeap();
+      Table previous = current.previous;
+      if (previous != null) {
+        heap.addAll(previous.map, bucket, nowNanos, keys);
+      }
+      heap.addAll(current.map, bucket, nowNanos, keys);
+      for (int i = heap.size / 2 - 1; i >= 0; i--) {
+        heap.down(i);
+      }
+      return heap;
+    }
+
+    private void addAll(
+        Map<String, BucketState> map, GcraBucket bucket, long nowNanos, AtomicInteger keys) {
       for (Map.Entry<String, BucketState> e : map.entrySet()) {
         BucketState s = e.getValue();
         long ahead = bucket.retireIfIdle(s, nowNanos);
@@ -591,14 +703,12 @@ final class KeyedBuckets {
           if (map.remove(e.getKey(), s)) {
             keys.decrementAndGet();
           }
+        } else if (ahead > 0) {
+          add(nowNanos + bucket.toNanosCeil(ahead), e.getKey());
         } else {
-          heap.add(nowNanos + bucket.toNanosCeil(ahead), e.getKey());
+          add(nowNanos, e.getKey()); // retired by another: moved (its copy lives on), or dropped
         }
       }
-      for (int i = heap.size / 2 - 1; i >= 0; i--) {
-        heap.down(i);
-      }
-      return heap;
     }
 
     private void add(long instant, String k) {
