@@ -61,7 +61,9 @@ public final class InterruptedWaiters {
                   if (r == 0 && now - warmUpEnd >= 0 && now - end < 0) {
                     admitted.incrementAndGet();
                   } else if (r < 0) {
-                    interruptedWaiters.incrementAndGet();
+                    if (now - warmUpEnd >= 0 && now - end < 0) {
+                      interruptedWaiters.incrementAndGet(); // in the measured seconds only
+                    }
                     Thread.interrupted(); // the caller handles it and calls again
                   }
                 }
