@@ -72,6 +72,16 @@ final class ClassModel {
     return (access & Opcodes.ACC_INTERFACE) != 0;
   }
 
+  /**
+   * A method of this class for messages.
+   *
+   * @param method one of {@link #methods}
+   * @return {@code com.acme.Outer$Inner#send(int)}
+   */
+  String origin(MethodModel method) {
+    return name + "#" + method.name + method.parameterList();
+  }
+
   /** Whether the class file may carry stack map frames (Java 6, major version 50, and later). */
   boolean hasFrames() {
     return majorVersion >= Opcodes.V1_6;

@@ -103,7 +103,7 @@ final class LimitPrologue {
 
   /** The limited method for messages: {@code com.acme.Outer$Inner#send(int)}. */
   String origin() {
-    return type.name + "#" + method.name + method.parameterList();
+    return type.origin(method);
   }
 
   /** Whether the prologue charges only the outermost call of its limiter on a thread. */

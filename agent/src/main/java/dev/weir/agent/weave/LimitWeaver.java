@@ -89,7 +89,7 @@ final class LimitWeaver {
       ConfigLimits.Entry entry =
           config.match(type.name, method.name, method.parameterNames(), loader);
       if (entry != null && !method.is(Opcodes.ACC_ABSTRACT)) {
-        String origin = type.name + "#" + method.name + method.parameterList();
+        String origin = type.origin(method);
         String source = "'" + entry.name + "' (config: " + entry.pattern + ")";
         entry.matched = true; // a refusal below is reported with its pattern, not as unused
         if (usedByWeir) {
@@ -169,7 +169,7 @@ final class LimitWeaver {
       limitedPerName.put(method.name, count == null ? 1 : count + 1);
     }
     for (MethodModel method : limited) {
-      String origin = type.name + "#" + method.name + method.parameterList();
+      String origin = type.origin(method);
       if (method.is(Opcodes.ACC_ABSTRACT)) {
         AgentLog.error(
             "cannot limit "
@@ -195,14 +195,10 @@ final class LimitWeaver {
               + "#"
               + method.name
               + (limitedPerName.get(method.name) > 1 ? method.parameterList() : "");
-      weave(plan, type, method, origin, bind(type, method, origin, defaultName, loader));
       if (cannotWrap != null) {
-        plan.moved.remove(method.key());
-        String message =
-            "weir: cannot limit " + origin + ": " + cannotWrap + " (every call fails closed)";
-        AgentLog.error(message.substring("weir: ".length()));
-        plan.failClosed.put(method.key(), message);
+        plan.failClosed(method.key(), origin, cannotWrap);
       }
+      weave(plan, type, method, origin, bind(type, method, origin, defaultName, loader));
     }
     return plan;
   }
@@ -244,7 +240,7 @@ final class LimitWeaver {
             binding.fallback,
             binding.fallbackTakesException,
             binding.outermostOnly));
-    if (method.is(Opcodes.ACC_NATIVE)) {
+    if (method.is(Opcodes.ACC_NATIVE) && !plan.failClosed.containsKey(method.key())) {
       plan.moved.add(method.key()); // renamed with the native method prefix, behind a wrapper
     }
   }
@@ -762,6 +758,20 @@ final class LimitWeaver {
 
     boolean isEmpty() {
       return prologues.isEmpty();
+    }
+
+    /**
+     * Makes a method fail closed, with one error line: every call throws {@link
+     * IllegalStateException} saying it cannot be limited and why.
+     *
+     * @param key the method's key
+     * @param origin the method, for the message
+     * @param why why it cannot be limited
+     */
+    void failClosed(String key, String origin, String why) {
+      String message = "cannot limit " + origin + ": " + why + " (every call fails closed)";
+      AgentLog.error(message);
+      failClosed.put(key, "weir: " + message);
     }
   }
 

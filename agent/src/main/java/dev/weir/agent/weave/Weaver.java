@@ -86,19 +86,6 @@ final class Weaver {
   }
 
   /**
-   * Weaves a class file that is loading.
-   *
-   * @param loader the class's loader, null for the bootstrap loader
-   * @param internalName the class's internal name
-   * @param classFile the class file as the JVM has it
-   * @return the woven class file, or null when no method of the class is limited
-   * @throws RuntimeException if the class file cannot be read or written (the caller reports it)
-   */
-  byte[] weave(ClassLoader loader, String internalName, byte[] classFile) {
-    return weave(loader, internalName, classFile, false);
-  }
-
-  /**
    * Weaves a class file.
    *
    * @param loader the class's loader, null for the bootstrap loader
@@ -236,18 +223,14 @@ final class Weaver {
               + ")");
       return;
     }
-    String message =
-        "weir: cannot limit "
-            + prologue.origin()
-            + ": "
-            + why
+    plan.failClosed(
+        key,
+        prologue.origin(),
+        why
             + (prologue.method().isConstructor()
                 ? ", and a constructor's body cannot move to a method of its own"
                 : ", and a class loaded before the agent started cannot gain the method its body"
-                    + " would move to")
-            + " (every call fails closed)";
-    plan.failClosed.put(key, message);
-    AgentLog.error(message.substring("weir: ".length()));
+                    + " would move to"));
   }
 
   /**
