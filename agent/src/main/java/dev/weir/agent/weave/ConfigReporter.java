@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.DryRunLimiter;
 
@@ -34,10 +35,7 @@ final class ConfigReporter implements Runnable {
    */
   static void start(ConfigLimits config) {
     final ConfigReporter reporter = new ConfigReporter(config);
-    Thread periodic = new Thread(reporter, "weir-config-report");
-    periodic.setDaemon(true);
-    periodic.setContextClassLoader(null);
-    periodic.start();
+    AgentThreads.start(reporter, "weir-config-report");
     Thread atExit =
         new Thread(
             new Runnable() {
@@ -56,7 +54,6 @@ final class ConfigReporter implements Runnable {
 
   @Override
   public void run() {
-    CallDepth.enterWeir(); // the thread is Weir's own: config limits never charge it
     try {
       for (long tick = 1; ; tick++) {
         Thread.sleep(TICK_MILLIS);
