@@ -20,16 +20,27 @@ public final class BucketLimiter extends Limiter {
   private final String settings;
   private volatile KeyedBuckets keyed;
 
-  /** Guards {@link #holes} and {@link #holeStates}. */
+  /** Guards {@link #holes}. */
   private final Object holesLock = new Object();
 
   /**
-   * Slots of interrupted waiters that later calls held slots after ({@code {end, start}} in ticks),
-   * and their states; null until the first. Guarded by {@link #holesLock}.
+   * Slots of interrupted waiters that later calls held slots after; null until the first. Guarded
+   * by {@link #holesLock}.
    */
-  private ArrayList<long[]> holes;
+  private ArrayList<Hole> holes;
 
-  private ArrayList<BucketState> holeStates;
+  /** A slot not given back: its state, and where it ends and starts, in the bucket's ticks. */
+  private static final class Hole {
+    final BucketState state;
+    final long end;
+    final long start;
+
+    Hole(BucketState state, long end, long start) {
+      this.state = state;
+      this.end = end;
+      this.start = start;
+    }
+  }
 
   /** The first key parameter whose type cannot be judged, or null. */
   private volatile String identitySource;
@@ -236,29 +247,25 @@ public final class BucketLimiter extends Limiter {
     synchronized (holesLock) {
       if (!bucket.giveBack(state, slotEnd, start, perKey)) {
         if (holes == null) {
-          holes = new ArrayList<long[]>();
-          holeStates = new ArrayList<BucketState>();
+          holes = new ArrayList<Hole>();
         }
         for (int i = holes.size() - 1; i >= 0; i--) {
-          if (bucket.isOver(holes.get(i)[0], now)) {
+          if (bucket.isOver(holes.get(i).end, now)) {
             holes.remove(i);
-            holeStates.remove(i);
           }
         }
-        holes.add(new long[] {slotEnd, start});
-        holeStates.add(state);
+        holes.add(new Hole(state, slotEnd, start));
         return;
       }
       for (boolean more = holes != null; more; ) { // the holes that are the last again
         more = false;
         for (int i = 0; i < holes.size(); i++) {
-          long[] hole = holes.get(i);
-          if (holeStates.get(i) == state
-              && hole[0] == start
-              && bucket.giveBack(state, hole[0], hole[1], perKey)) {
-            start = hole[1];
+          Hole hole = holes.get(i);
+          if (hole.state == state
+              && hole.end == start
+              && bucket.giveBack(state, hole.end, hole.start, perKey)) {
+            start = hole.start;
             holes.remove(i);
-            holeStates.remove(i);
             more = true;
             break;
           }

@@ -31,9 +31,11 @@ import java.util.Arrays;
  * <ol>
  *   <li>I1: after a woven method of a config limiter exits, normally or by any throwable, its
  *       thread's cell of that limiter holds what it held before the call (guarded by {@code
- *       OverflowIT.aStackOverflowNeverSwitchesALimitOff} and {@code
- *       CallDepthTest.enterLeavesTheCellUnchangedWhenItThrows})
- *   <li>I2: a cell holds no reference to any application class or loader (it is an {@code int[]})
+ *       OverflowIT.aStackOverflowNeverSwitchesALimitOff})
+ *   <li>I2: a call nested in another of its limiter, or made inside Weir's own work, gets the
+ *       scratch cell: it is not charged and its exit changes nothing (guarded by {@code
+ *       CallDepthTest.nestedCallsAndWeirsOwnWorkGetTheScratchCell})
+ *   <li>I3: a cell holds no reference to any application class or loader (it is an {@code int[]})
  * </ol>
  *
  * <p>Thread-confined, so no synchronization.

@@ -339,9 +339,9 @@ public final class GcraBucket extends BucketState {
       if (current == RETIRED) {
         return ALREADY_RETIRED;
       }
-      long ahead = current - now;
-      if (ahead > 0 && ahead <= WRAPPED) {
-        return ahead > clockBackLimit ? NEVER_TICKS : ahead;
+      long ahead = untilIdle(current, now);
+      if (ahead > 0) {
+        return ahead;
       }
       if (FULL_AT.compareAndSet(state, current, RETIRED)) {
         return 0;
@@ -358,8 +358,16 @@ public final class GcraBucket extends BucketState {
    */
   long ticksUntilIdle(BucketState state, long nowNanos) {
     long current = state.fullAt;
-    long ahead = current - nowNanos * ticksPerNano;
-    if (current == RETIRED || ahead <= 0 || ahead > WRAPPED) {
+    return current == RETIRED ? 0 : untilIdle(current, nowNanos * ticksPerNano);
+  }
+
+  /**
+   * Ticks from {@code now} until a state holding {@code fullAt} is idle: 0 if it is idle (or
+   * wrapped, ancient); {@link #NEVER_TICKS} if it cannot be told (the clock went back).
+   */
+  private long untilIdle(long fullAt, long now) {
+    long ahead = fullAt - now;
+    if (ahead <= 0 || ahead > WRAPPED) {
       return 0;
     }
     return ahead > clockBackLimit ? NEVER_TICKS : ahead;
