@@ -3,7 +3,10 @@ package dev.weir.agent.weave;
 import dev.weir.agent.config.ConfigLimit;
 import dev.weir.agent.config.MethodPattern;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -35,6 +38,21 @@ final class KeyTypes {
 
   private static final String TO_STRING_DESCRIPTOR = "()Ljava/lang/String;";
 
+  /** Final JDK types that print their value, as most keys are. */
+  private static final Set<String> PRINT_THEMSELVES =
+      new HashSet<String>(
+          Arrays.asList(
+              "java/lang/String",
+              "java/lang/Integer",
+              "java/lang/Long",
+              "java/lang/Short",
+              "java/lang/Byte",
+              "java/lang/Character",
+              "java/lang/Boolean",
+              "java/lang/Double",
+              "java/lang/Float",
+              "java/util/UUID"));
+
   private KeyTypes() {}
 
   /**
@@ -54,6 +72,9 @@ final class KeyTypes {
     String name = keyType.getInternalName();
     if (name.equals("java/lang/Object")) {
       return Verdict.AT_RUN_TIME;
+    }
+    if (PRINT_THEMSELVES.contains(name)) {
+      return Verdict.FINE; // the usual keys: no class file to read
     }
     boolean declared = true;
     for (int depth = 0; depth < 64 && name != null; depth++) {
