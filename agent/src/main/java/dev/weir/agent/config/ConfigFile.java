@@ -153,7 +153,7 @@ public final class ConfigFile {
       errors.add(new Problem(0, label + ": not valid YAML: " + e.getMessage()));
       return;
     }
-    if (root == null || root instanceof ScalarNode && Tag.NULL.equals(root.getTag())) {
+    if (isNothing(root)) {
       warnings.add(label + ": the config file is empty or all comments: it limits nothing");
       return;
     }
@@ -169,8 +169,7 @@ public final class ConfigFile {
       }
     }
     Node list = top.get("limits");
-    if (list == null
-        || list instanceof ScalarNode && Tag.NULL.equals(((ScalarNode) list).getTag())) {
+    if (isNothing(list)) {
       warnings.add(label + ": the config file has no limits: it limits nothing");
       return;
     }
@@ -502,6 +501,11 @@ public final class ConfigFile {
     } catch (NumberFormatException e) {
       return null;
     }
+  }
+
+  /** Whether a value is absent or YAML's null ({@code ~}, {@code null}, or nothing at all). */
+  private static boolean isNothing(Node node) {
+    return node == null || node instanceof ScalarNode && Tag.NULL.equals(node.getTag());
   }
 
   /** A scalar as written, saying when quotes or a tag made a number or a flag a string. */
