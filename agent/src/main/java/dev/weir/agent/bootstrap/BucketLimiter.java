@@ -1,24 +1,60 @@
 package dev.weir.agent.bootstrap;
 
 import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A limiter over one {@link GcraBucket}: the clock read, the decision, and the wait to a deadline
- * for {@code WAIT} and {@code SHAPING}.
+ * A limiter over one {@link GcraBucket}: the clock read, the decision, the wait to a deadline for
+ * {@code WAIT} and {@code SHAPING}, the counts an operator reads, and live changes.
  *
- * <p>Waiting parks ({@link NanoClock#parkNanos}) in a loop until the deadline, so virtual threads
- * do not pin. A waiter that is interrupted keeps its interrupt flag, gives its slot back when no
- * later call holds a slot after it, and reports the interruption so that the woven code throws
- * {@code RateLimitedException} with an {@link InterruptedException} as its cause.
+ * <p><b>Waiting</b> parks ({@link NanoClock#parkNanos}) in a loop until the deadline, so virtual
+ * threads do not pin. A waiter that is interrupted keeps its interrupt flag, gives its slot back
+ * when no later call holds a slot after it, and reports the interruption so that the woven code
+ * throws {@code RateLimitedException} with an {@link InterruptedException} as its cause.
+ *
+ * <p><b>Counts</b> are calls, not permits, since the limiter was created: {@link #granted()} calls
+ * admitted (at once or after waiting), {@link #rejected()} calls limited (a call answered by a
+ * fallback, or interrupted while waiting, included), {@link #waited()} calls admitted after waiting
+ * and {@link #totalWaitNanos()} the time they waited. Each is a {@link LongAdder}: an admitted call
+ * adds one striped increment and allocates nothing. In a dry run ({@link #dryRun()}) every call is
+ * admitted at once and counted granted, and the calls the bucket would have limited or made wait
+ * are counted rejected or waited too.
+ *
+ * <p><b>Live changes</b> ({@link #change}) take effect at the instant they are made: the bucket is
+ * replaced by one with the new settings and the state is carried over by {@link
+ * GcraBucket#takeOver}'s rules (for per-key limiters, each key's, see {@link KeyedBuckets}). A call
+ * that was deciding on the old bucket finds it retired and decides again on the new one, so no call
+ * is decided on a state that was converted under it.
+ *
+ * <ol>
+ *   <li>I1: {@link #bucket} changes only under this object's lock, after the old bucket's state was
+ *       retired and converted into the new one (guarded by {@code
+ *       LiveChangeTest.concurrentChangesNeverOverAdmit}).
+ *   <li>I2: a change that is refused changes nothing, and a change to the current values changes
+ *       nothing (guarded by {@code LiveChangeTest.refusedChangesLeaveEverythingAsItWas} and {@code
+ *       LiveChangeTest.writingTheCurrentValueKeepsTheState}).
+ * </ol>
  *
  * <p>Thread-safe; the admitted path allocates nothing.
  */
 public final class BucketLimiter extends Limiter {
-  private final GcraBucket bucket;
+  private volatile GcraBucket bucket;
   private final long permits;
   private final NanoClock clock;
-  private final String settings;
+  private final String declared;
+  private volatile boolean dryRun;
   private volatile KeyedBuckets keyed;
+
+  private final LongAdder granted = new LongAdder();
+  private final LongAdder rejected = new LongAdder();
+  private final LongAdder waited = new LongAdder();
+  private final LongAdder waitNanos = new LongAdder();
+  private final AtomicInteger waiting = new AtomicInteger();
+
+  /** The waits of admitted calls; null until the first. */
+  private volatile WaitStats waits;
 
   /** Guards {@link #holes}. */
   private final Object holesLock = new Object();
@@ -29,7 +65,7 @@ public final class BucketLimiter extends Limiter {
    */
   private ArrayList<Hole> holes;
 
-  /** A slot not given back: its state, and where it ends and starts, in the bucket's ticks. */
+  /** A slot not given back: its state, and where it ends and starts, in its bucket's ticks. */
   private static final class Hole {
     final BucketState state;
     final long end;
@@ -46,7 +82,7 @@ public final class BucketLimiter extends Limiter {
   private volatile String identitySource;
 
   /**
-   * Creates a limiter.
+   * Creates a limiter that limits.
    *
    * @param name the limiter's name
    * @param origin where it was declared, for messages
@@ -56,21 +92,61 @@ public final class BucketLimiter extends Limiter {
    */
   public BucketLimiter(
       String name, String origin, GcraBucket bucket, long permits, NanoClock clock) {
+    this(name, origin, bucket, permits, clock, false);
+  }
+
+  /**
+   * Creates a limiter.
+   *
+   * @param name the limiter's name
+   * @param origin where it was declared, for messages
+   * @param bucket the bucket
+   * @param permits permits per call, {@code 1..bucket.capacity()}
+   * @param clock the time source the bucket was created with
+   * @param dryRun true to count what would be limited and limit nothing
+   */
+  public BucketLimiter(
+      String name,
+      String origin,
+      GcraBucket bucket,
+      long permits,
+      NanoClock clock,
+      boolean dryRun) {
     super(name, origin);
     this.bucket = bucket;
     this.permits = permits;
     this.clock = clock;
-    this.settings = describe(bucket, permits);
+    this.dryRun = dryRun;
+    this.declared = describe(bucket, permits, dryRun);
   }
 
   @Override
   public long acquire() {
+    GcraBucket b = bucket;
     long now = clock.nanoTime();
-    long result = bucket.acquire(now, permits, false);
-    if (result == 0) {
+    long result = b.acquire(b, now, permits, false);
+    if (result == 0 && !dryRun) {
+      granted.increment();
       return ADMITTED;
     }
-    return notAtOnce(now, result);
+    for (; ; ) {
+      result = decide(b, null, now, result);
+      if (result != GcraBucket.STATE_RETIRED) {
+        return result;
+      }
+      b = replacementOf(b); // a live change retired it: decide again on the new bucket
+      now = clock.nanoTime();
+      result = b.acquire(b, now, permits, false);
+    }
+  }
+
+  /** The bucket that replaced {@code retired}: published a moment after it was retired. */
+  private GcraBucket replacementOf(GcraBucket retired) {
+    GcraBucket b;
+    while ((b = bucket) == retired) {
+      Thread.yield();
+    }
+    return b;
   }
 
   /**
@@ -94,20 +170,24 @@ public final class BucketLimiter extends Limiter {
       if (state == null) { // a new key at the bound
         long retryAfter = states.retryAfterBoundNanos(now);
         if (retryAfter != 0) {
+          rejected.increment();
+          if (dryRun) {
+            granted.increment();
+            return ADMITTED;
+          }
           return retryAfter;
         }
         state = states.slowState(key, now); // a held key went idle meanwhile: room for this one
         continue;
       }
-      long result = bucket.acquire(state, now, permits, false);
-      if (result == 0) {
+      long result = state.bucket.acquire(state, now, permits, false);
+      if (result == 0 && !dryRun) {
+        granted.increment();
         return ADMITTED;
       }
+      result = decide(state, key, now, result);
       if (result != GcraBucket.STATE_RETIRED) {
-        result = notAtOnce(state, key, now, result);
-        if (result != GcraBucket.STATE_RETIRED) {
-          return result;
-        }
+        return result;
       }
       state = states.slowState(key, now);
     }
@@ -173,39 +253,58 @@ public final class BucketLimiter extends Limiter {
     return keyed;
   }
 
-  private long notAtOnce(long now, long result) {
-    return notAtOnce(bucket, null, now, result);
-  }
-
   /**
-   * The outcome of a call whose first try did not admit it at once: the clock-reading protocol of
-   * {@link GcraBucket}, then a wait or a limit. Returns {@link GcraBucket#STATE_RETIRED} if a
-   * per-key state was retired meanwhile (nothing taken; look the key up again).
+   * The outcome of a call whose first try did not admit it at once (or that a dry run counts): the
+   * clock-reading protocol of {@link GcraBucket}, then a wait or a limit, counted. Returns {@link
+   * GcraBucket#STATE_RETIRED} if the state was retired meanwhile (nothing taken; look again).
    *
    * @param key the key of a per-key state; null for the keyless bucket
    */
-  private long notAtOnce(BucketState state, String key, long now, long result) {
-    boolean perKey = key != null;
+  private long decide(BucketState state, String key, long now, long result) {
+    GcraBucket b = state.bucket;
     if (result == GcraBucket.STALE_CLOCK) {
       now = clock.nanoTime();
-      result = bucket.acquire(state, now, permits, true, perKey);
+      result = b.acquire(state, now, permits, true);
       if (result == GcraBucket.CLOCK_STEPPED_BACK) {
-        bucket.resetAfterClockStep(state, clock.nanoTime(), perKey);
+        b.resetAfterClockStep(state, clock.nanoTime());
         now = clock.nanoTime();
-        result = bucket.acquire(state, now, permits, true, perKey);
+        result = b.acquire(state, now, permits, true);
         if (result == GcraBucket.CLOCK_STEPPED_BACK) {
           // readings that keep jumping back and forth: refuse this call rather than spin
-          return bucket.intervalNanos();
+          return limited(b.intervalNanos());
         }
       }
-      if (result == 0 || result == GcraBucket.STATE_RETIRED) {
-        return result;
+    }
+    if (result == GcraBucket.STATE_RETIRED) {
+      return result;
+    }
+    if (dryRun) {
+      granted.increment();
+      if (result < 0) {
+        rejected.increment();
+      } else if (result > 0) {
+        waited.increment();
       }
+      return ADMITTED;
+    }
+    if (result == 0) {
+      granted.increment();
+      return ADMITTED;
     }
     if (result < 0) {
-      return bucket.retryAfterNanos(result);
+      return limited(b.retryAfterNanos(result));
     }
     return await(state, key, now, result);
+  }
+
+  /** Counts a limited call: limited, or in a dry run admitted. */
+  private long limited(long retryAfterNanos) {
+    rejected.increment();
+    if (dryRun) {
+      granted.increment();
+      return ADMITTED;
+    }
+    return retryAfterNanos;
   }
 
   /**
@@ -213,44 +312,71 @@ public final class BucketLimiter extends Limiter {
    * back while a call waits never lengthens that wait.
    */
   private long await(BucketState state, String key, long now, long waitTicks) {
-    boolean perKey = key != null;
-    long remaining = bucket.toNanosCeil(waitTicks);
+    GcraBucket b = state.bucket;
+    long wait = b.toNanosCeil(waitTicks);
+    long remaining = wait;
     long last = now;
-    for (; ; ) {
-      long reading = clock.nanoTime();
-      long progress = reading - last;
-      last = reading;
-      if (progress > 0) {
-        remaining -= progress;
+    waiting.incrementAndGet();
+    try {
+      for (; ; ) {
+        long reading = clock.nanoTime();
+        long progress = reading - last;
+        last = reading;
+        if (progress > 0) {
+          remaining -= progress;
+        }
+        if (remaining <= 0) {
+          long spent = wait - remaining;
+          granted.increment();
+          waited.increment();
+          waitNanos.add(spent);
+          waitStats().record(spent);
+          return ADMITTED;
+        }
+        clock.parkNanos(remaining);
+        if (Thread.currentThread().isInterrupted()) {
+          rejected.increment();
+          giveBack(state, key, b.slotEnd(now, waitTicks));
+          return ~b.probeRetryAfterNanos(state, clock.nanoTime(), permits);
+        }
       }
-      if (remaining <= 0) {
-        return ADMITTED;
-      }
-      clock.parkNanos(remaining);
-      if (Thread.currentThread().isInterrupted()) {
-        giveBack(state, key, bucket.slotEnd(now, waitTicks));
-        return ~bucket.probeRetryAfterNanos(state, clock.nanoTime(), permits);
+    } finally {
+      waiting.decrementAndGet();
+    }
+  }
+
+  private WaitStats waitStats() {
+    WaitStats w = waits;
+    if (w == null) {
+      synchronized (holesLock) {
+        w = waits;
+        if (w == null) {
+          waits = w = new WaitStats();
+        }
       }
     }
+    return w;
   }
 
   /**
    * Gives an interrupted waiter's slot back if no later call holds a slot after it; otherwise keeps
    * it as a hole, given back once the calls after it have given theirs back (interrupted too) and
    * it is the last again. A hole whose slot has passed is forgotten: giving it back would change
-   * nothing. Only interrupted waiters come here.
+   * nothing; so is one whose state a live change retired (its CAS can no longer succeed). Only
+   * interrupted waiters come here.
    */
   private void giveBack(BucketState state, String key, long slotEnd) {
-    boolean perKey = key != null;
+    GcraBucket b = state.bucket;
     long now = clock.nanoTime();
-    long start = bucket.slotStart(slotEnd, permits);
+    long start = b.slotStart(slotEnd, permits);
     synchronized (holesLock) {
-      if (!bucket.giveBack(state, slotEnd, start, perKey)) {
+      if (!b.giveBack(state, slotEnd, start)) {
         if (holes == null) {
           holes = new ArrayList<Hole>();
         }
         for (int i = holes.size() - 1; i >= 0; i--) {
-          if (bucket.isOver(holes.get(i).end, now)) {
+          Hole hole = holes.get(i);
+          if (hole.state.bucket.isOver(hole.end, now) || hole.state.fullAt == GcraBucket.RETIRED) {
             holes.remove(i);
           }
         }
@@ -261,9 +387,7 @@ public final class BucketLimiter extends Limiter {
         more = false;
         for (int i = 0; i < holes.size(); i++) {
           Hole hole = holes.get(i);
-          if (hole.state == state
-              && hole.end == start
-              && bucket.giveBack(state, hole.end, hole.start, perKey)) {
+          if (hole.state == state && hole.end == start && b.giveBack(state, hole.end, hole.start)) {
             start = hole.start;
             holes.remove(i);
             more = true;
@@ -272,8 +396,125 @@ public final class BucketLimiter extends Limiter {
         }
       }
     }
-    if (perKey) { // its idle instant moved earlier, to no earlier than the first slot given back
-      keyed.gaveBack(key, Math.min(now, bucket.nanosAtOrBefore(start, now)));
+    if (key
+        != null) { // its idle instant moved earlier, to no earlier than the first slot given back
+      keyed.gaveBack(key, Math.min(now, b.nanosAtOrBefore(start, now)));
+    }
+  }
+
+  /**
+   * Changes the settings live, at this instant: the rate, the capacity and whether this is a dry
+   * run. A new rate or capacity replaces the bucket, carrying its state (each key's, for a per-key
+   * limiter) over by the rules of {@link GcraBucket#takeOver}; calls already waiting keep their
+   * slots. Values equal to the current ones change nothing. Validated first by {@link
+   * #checkChange}; a refused change changes nothing.
+   *
+   * @param rate permits per {@code per}, {@code > 0} and finite
+   * @param per the unit of {@code rate}
+   * @param capacity permits, {@code >= 1} and {@code >=} {@link #permits()}
+   * @param dryRun true to count what would be limited and limit nothing
+   * @return true if anything changed
+   * @throws IllegalArgumentException if a value is refused, with {@link #checkChange}'s message
+   */
+  public synchronized boolean change(double rate, TimeUnit per, long capacity, boolean dryRun) {
+    String refused = checkChange(rate, per, capacity);
+    if (refused != null) {
+      throw new IllegalArgumentException(refused);
+    }
+    GcraBucket b = bucket;
+    boolean reshape =
+        capacity != b.capacity() || rate * 1e9 / per.toNanos(1) != b.permitsPerSecond();
+    if (!reshape && dryRun == this.dryRun) {
+      return false;
+    }
+    if (reshape) {
+      GcraBucket next = b.reshaped(rate, per, capacity);
+      long now = clock.nanoTime();
+      b.takeOver(next, now);
+      bucket = next; // I1: published after the old state was retired and converted
+      KeyedBuckets states = keyed;
+      if (states != null) {
+        states.reshape(next, now);
+      }
+    }
+    this.dryRun = dryRun;
+    return true;
+  }
+
+  /**
+   * Changes the rate live, leaving the capacity; see {@link #change}.
+   *
+   * @param permitsPerSecond the new rate in permits per second, {@code > 0} and finite
+   * @return true if anything changed
+   * @throws IllegalArgumentException if the value is refused
+   */
+  public synchronized boolean setRate(double permitsPerSecond) {
+    return change(permitsPerSecond, TimeUnit.SECONDS, bucket.capacity(), dryRun);
+  }
+
+  /**
+   * Changes the capacity live, leaving the rate; see {@link #change}.
+   *
+   * @param capacity permits, {@code >= 1} and {@code >=} {@link #permits()}
+   * @return true if anything changed
+   * @throws IllegalArgumentException if the value is refused
+   */
+  public synchronized boolean setCapacity(long capacity) {
+    GcraBucket b = bucket;
+    return change(b.rate(), b.per(), capacity, dryRun);
+  }
+
+  /**
+   * Switches the dry run on or off live; see {@link #change}.
+   *
+   * @param dryRun true to count what would be limited and limit nothing
+   * @return true if anything changed
+   */
+  public synchronized boolean setDryRun(boolean dryRun) {
+    GcraBucket b = bucket;
+    return change(b.rate(), b.per(), b.capacity(), dryRun);
+  }
+
+  /**
+   * Why a live change to these values would be refused: the one validation of the MBean, the
+   * command line and config reload.
+   *
+   * @param rate permits per {@code per}
+   * @param per the unit of {@code rate}
+   * @param capacity permits
+   * @return null if the change is valid; otherwise a message naming the limiter, the attribute and
+   *     the value, such as {@code 'orders': Capacity must be >= 1, was 0}
+   */
+  public String checkChange(double rate, TimeUnit per, long capacity) {
+    if (per == null) {
+      return "'" + name() + "': the rate needs a time unit";
+    }
+    double perSecond = rate * 1e9 / per.toNanos(1);
+    if (!(rate > 0) || Double.isInfinite(rate) || !(perSecond > 0)) {
+      return "'" + name() + "': Rate must be > 0 and finite, was " + rate;
+    }
+    if (capacity < 1) {
+      return "'" + name() + "': Capacity must be >= 1, was " + capacity;
+    }
+    if (capacity < permits) {
+      return "'"
+          + name()
+          + "': Capacity must be at least the permits each call takes ("
+          + permits
+          + "), was "
+          + capacity;
+    }
+    return null;
+  }
+
+  /**
+   * Collects the waits recorded since the last tick into the window of the last minute. Called once
+   * a second by Weir's management thread; does nothing for a limiter whose calls never waited.
+   */
+  public void tick() {
+    WaitStats w = waits;
+    if (w != null) {
+      w.tick(clock.nanoTime());
     }
   }
 
@@ -296,7 +537,7 @@ public final class BucketLimiter extends Limiter {
   }
 
   /**
-   * The bucket, for diagnostics and tests.
+   * The current bucket, for diagnostics and tests; a live change replaces it.
    *
    * @return the bucket
    */
@@ -304,12 +545,172 @@ public final class BucketLimiter extends Limiter {
     return bucket;
   }
 
-  @Override
-  public String settings() {
-    return settings;
+  /**
+   * Whether this limiter counts what it would limit and limits nothing.
+   *
+   * @return true in a dry run
+   */
+  public boolean dryRun() {
+    return dryRun;
   }
 
-  private static String describe(GcraBucket bucket, long permits) {
+  /**
+   * The kind, as operators read it.
+   *
+   * @return {@code token bucket}, {@code leaky bucket SHAPING} or {@code leaky bucket POLICING}
+   */
+  public String kind() {
+    switch (bucket.discipline()) {
+      case SHAPING:
+        return "leaky bucket SHAPING";
+      case POLICING:
+        return "leaky bucket POLICING";
+      default:
+        return "token bucket";
+    }
+  }
+
+  /**
+   * Calls admitted since creation, at once or after waiting (in a dry run: every call).
+   *
+   * @return calls
+   */
+  public long granted() {
+    return granted.sum();
+  }
+
+  /**
+   * Calls limited since creation, including those answered by a fallback and waiters interrupted
+   * (in a dry run: those that would have been limited).
+   *
+   * @return calls
+   */
+  public long rejected() {
+    return rejected.sum();
+  }
+
+  /**
+   * Calls admitted after waiting since creation (in a dry run: those that would have waited).
+   *
+   * @return calls
+   */
+  public long waited() {
+    return waited.sum();
+  }
+
+  /**
+   * The time admitted calls spent waiting, since creation.
+   *
+   * @return nanoseconds
+   */
+  public long totalWaitNanos() {
+    return waitNanos.sum();
+  }
+
+  /**
+   * Calls waiting in this limiter now.
+   *
+   * @return calls, {@code >= 0}
+   */
+  public int waiting() {
+    return waiting.get();
+  }
+
+  /**
+   * The permits one call could take at once now: tokens on hand (token bucket), room below the
+   * capacity (POLICING), or room left in the queue (SHAPING). For a per-key limiter, what a new key
+   * would find.
+   *
+   * @return permits, {@code 0..capacity}
+   */
+  public long availablePermits() {
+    GcraBucket b = bucket;
+    return keyed != null ? b.capacity() : b.availablePermits(clock.nanoTime());
+  }
+
+  /**
+   * Keys held now by a per-key limiter.
+   *
+   * @return keys; 0 for a limiter without keys
+   */
+  public long keys() {
+    KeyedBuckets states = keyed;
+    return states == null ? 0 : states.size();
+  }
+
+  /**
+   * The waits of admitted calls in the last minute.
+   *
+   * @return {@code {p50, p99, max}} in milliseconds; zeros if no call waited then
+   */
+  public double[] waitMillisLastMinute() {
+    WaitStats w = waits;
+    return w == null ? new double[3] : w.lastMinuteMillis(clock.nanoTime());
+  }
+
+  /**
+   * How many waits since creation were at most each bound, for a Prometheus histogram.
+   *
+   * @param boundsSeconds the upper bounds, ascending, in seconds
+   * @return one cumulative count per bound, then the count of all
+   */
+  public long[] waitCounts(double[] boundsSeconds) {
+    WaitStats w = waits;
+    return w == null
+        ? new long[boundsSeconds.length + 1]
+        : w.cumulativeCounts(clock.nanoTime(), boundsSeconds);
+  }
+
+  /**
+   * The settings it was declared with (live changes aside): methods sharing a name must agree on
+   * these.
+   *
+   * @return for example {@code token bucket 10.0/SECONDS capacity 20 permits 1 REJECT}
+   */
+  @Override
+  public String settings() {
+    return declared;
+  }
+
+  /**
+   * The settings now, live changes included.
+   *
+   * @return as {@link #settings()}
+   */
+  public String currentSettings() {
+    return describe(bucket, permits, dryRun);
+  }
+
+  /**
+   * The counts so far in one line, for the periodic log lines.
+   *
+   * @return for example {@code 'db-writes' (dry run): 1200 calls, 85 would have been limited, 0
+   *     would have waited}
+   */
+  public String report() {
+    if (dryRun) {
+      return "'"
+          + name()
+          + "' (dry run): "
+          + granted()
+          + " calls, "
+          + rejected()
+          + " would have been limited, "
+          + waited()
+          + " would have waited";
+    }
+    return "'"
+        + name()
+        + "': "
+        + granted()
+        + " granted, "
+        + rejected()
+        + " rejected, "
+        + waited()
+        + " waited";
+  }
+
+  private static String describe(GcraBucket bucket, long permits, boolean dryRun) {
     StringBuilder s =
         new StringBuilder(bucket.discipline().description())
             .append(' ')
@@ -326,6 +727,9 @@ public final class BucketLimiter extends Limiter {
     if (maxWait != Long.MAX_VALUE
         && (bucket.waitOnLimit() || bucket.discipline() == Discipline.SHAPING)) {
       s.append(" maxWait ").append(maxWait / 1_000_000L).append(" ms");
+    }
+    if (dryRun) {
+      s.append(" (dry run)");
     }
     return s.toString();
   }

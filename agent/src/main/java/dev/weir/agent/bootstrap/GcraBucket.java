@@ -84,7 +84,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *       GcraBucketTest.waitingRetryAfterAlwaysSuffices}).
  * </ol>
  *
- * <p>Thread-safe and lock-free. Configuration is final; a live change builds a new bucket.
+ * <p>Thread-safe and lock-free. Configuration is final; a live change builds a new bucket ({@link
+ * #reshaped}) and moves the state into it ({@link #takeOver}), retiring the old one.
  */
 public final class GcraBucket extends BucketState {
 
@@ -119,7 +120,8 @@ public final class GcraBucket extends BucketState {
   static final long ALREADY_RETIRED = -1;
 
   /**
-   * The value of {@code fullAt} that marks a per-key state retired. A live per-key state never
+   * The value of {@code fullAt} that marks a state retired: a per-key state dropped as idle or
+   * moved to a new table, or any state whose bucket a live change replaced. A live state never
    * holds it: a write that would produce it writes one tick later instead (against the caller).
    */
   static final long RETIRED = Long.MIN_VALUE;
@@ -171,8 +173,8 @@ public final class GcraBucket extends BucketState {
       long capacity,
       boolean waitOnLimit,
       long maxWaitNanos,
-      long nowNanos) {
-    super(0L);
+      long nowNanos,
+      long backlogTicks) {
     this.discipline = discipline;
     this.rate = rate;
     this.per = per;
@@ -197,7 +199,9 @@ public final class GcraBucket extends BucketState {
       this.admitLimit = waitOnLimit ? cap(burst + maxWait) : burst;
     }
     this.emptyAhead = Math.min(burst, admitLimit);
-    this.clockBackLimit = admitLimit + Math.max(admitLimit, cap(1_000_000_000L * ticksPerNano));
+    this.clockBackLimit =
+        Math.max(admitLimit, backlogTicks)
+            + Math.max(admitLimit, cap(1_000_000_000L * ticksPerNano));
     this.fullAt = nowNanos * ticksPerNano; // full (a leaky bucket: empty) at creation
   }
 
@@ -236,7 +240,115 @@ public final class GcraBucket extends BucketState {
     if (maxWaitNanos < 0) {
       throw new IllegalArgumentException("maxWaitNanos must be >= 0, was " + maxWaitNanos);
     }
-    return new GcraBucket(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos);
+    return new GcraBucket(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos, 0);
+  }
+
+  /**
+   * A bucket for a live change of this one: the same discipline, {@code onLimit} and wait bound,
+   * with a new rate and capacity. Its own state is not set: {@link #takeOver} moves this bucket's
+   * state into it. Its clock-step margin is widened by the longest backlog a state of this bucket
+   * can carry over (a water level above a lowered capacity, say), so that a backlog is never taken
+   * for the clock stepping back.
+   *
+   * @param newRate permits per {@code newPer}; finite and {@code > 0}
+   * @param newPer the unit of {@code newRate}
+   * @param newCapacity permits, {@code >= 1}
+   * @return the new bucket
+   * @throws IllegalArgumentException if a value is out of range
+   */
+  public GcraBucket reshaped(double newRate, TimeUnit newPer, long newCapacity) {
+    GcraBucket shape =
+        create(discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, 0);
+    long backlog = shape.aheadAfterChange(this, admitLimit);
+    return new GcraBucket(
+        discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, 0, backlog);
+  }
+
+  /**
+   * Retires this bucket's own state (a keyless bucket's) and writes it, converted by the
+   * live-change rules at {@code nowNanos}, into {@code next}, made by {@link #reshaped}. Calls that
+   * were on this bucket find it retired ({@link #STATE_RETIRED}) and move to {@code next} once the
+   * caller has published it. Never blocks.
+   *
+   * @param next the new bucket, not yet published
+   * @param nowNanos the instant of the change
+   */
+  public void takeOver(GcraBucket next, long nowNanos) {
+    next.fullAt = next.converted(this, claim(this), nowNanos);
+  }
+
+  /**
+   * A state's value converted from {@code from}'s settings to this bucket's, by the live-change
+   * rules at {@code nowNanos} (SPEC "Live control"):
+   *
+   * <ul>
+   *   <li>token bucket: the permits on hand are kept, clamped to the new capacity (a debt of
+   *       waiting calls is kept in permits); raising the capacity adds none; the new rate refills
+   *       from {@code nowNanos};
+   *   <li>leaky POLICING: the water level, in calls, is kept and drains at the new rate;
+   *   <li>leaky SHAPING: the last admitted call keeps its departure slot; the next leaves one new
+   *       emission interval after it.
+   * </ul>
+   *
+   * Fractions are rounded against the caller (fewer permits, a higher level, a later slot).
+   *
+   * @param from the bucket the value belongs to (same discipline)
+   * @param value its value; {@link #RETIRED} converts to an idle state
+   * @param nowNanos the instant of the change
+   * @return the value in this bucket's ticks
+   */
+  long converted(GcraBucket from, long value, long nowNanos) {
+    long ahead = value == RETIRED ? -WRAPPED : value - nowNanos * from.ticksPerNano;
+    if (ahead > WRAPPED) {
+      ahead = -WRAPPED; // ancient: idle
+    }
+    return live(nowNanos * ticksPerNano + aheadAfterChange(from, ahead));
+  }
+
+  /**
+   * How far ahead of now a state of {@code from} that is {@code ahead} ticks ahead is, in this
+   * bucket's ticks, after a live change (see {@link #converted}).
+   *
+   * @return ticks, {@code 0..NEVER_TICKS}
+   */
+  private long aheadAfterChange(GcraBucket from, long ahead) {
+    BigInteger a = BigInteger.valueOf(Math.max(ahead, 0));
+    BigInteger oldT = BigInteger.valueOf(from.interval);
+    BigInteger newT = BigInteger.valueOf(interval);
+    BigInteger result;
+    if (discipline == Discipline.TOKEN_BUCKET) {
+      // permits on hand, in units of the old interval; negative: a debt of waiting calls
+      BigInteger onHand = BigInteger.valueOf(from.burst).subtract(a);
+      BigInteger[] qr = onHand.multiply(newT).divideAndRemainder(oldT);
+      BigInteger kept = qr[1].signum() < 0 ? qr[0].subtract(BigInteger.ONE) : qr[0]; // floor
+      result = BigInteger.valueOf(burst).subtract(kept.min(BigInteger.valueOf(burst)));
+    } else if (discipline == Discipline.POLICING) {
+      BigInteger[] qr = a.multiply(newT).divideAndRemainder(oldT);
+      result = qr[1].signum() > 0 ? qr[0].add(BigInteger.ONE) : qr[0]; // ceiling
+    } else {
+      // the last departure, ahead of now (negative: past), in new ticks, rounded later
+      BigInteger lastDeparture =
+          BigInteger.valueOf(ahead).subtract(oldT).multiply(BigInteger.valueOf(ticksPerNano));
+      BigInteger tpn = BigInteger.valueOf(from.ticksPerNano);
+      BigInteger[] qr = lastDeparture.divideAndRemainder(tpn);
+      BigInteger ceil = qr[1].signum() > 0 ? qr[0].add(BigInteger.ONE) : qr[0];
+      result = ceil.add(newT);
+    }
+    if (result.signum() <= 0) {
+      return 0;
+    }
+    return result.compareTo(BigInteger.valueOf(NEVER_TICKS)) >= 0
+        ? NEVER_TICKS
+        : result.longValue();
+  }
+
+  /**
+   * The rate in permits per second, whatever {@link #per()} is.
+   *
+   * @return permits per second
+   */
+  public double permitsPerSecond() {
+    return per == TimeUnit.SECONDS ? rate : rate * 1e9 / per.toNanos(1);
   }
 
   /**
@@ -254,7 +366,7 @@ public final class GcraBucket extends BucketState {
    *     #retryAfterNanos(long)})
    */
   public long acquire(long nowNanos, long permits, boolean freshClock) {
-    return acquire(this, nowNanos, permits, freshClock, false);
+    return acquire(this, nowNanos, permits, freshClock);
   }
 
   /**
@@ -268,14 +380,6 @@ public final class GcraBucket extends BucketState {
    *     longer the key's, nothing was taken; look the key up again
    */
   long acquire(BucketState state, long nowNanos, long permits, boolean freshClock) {
-    return acquire(state, nowNanos, permits, freshClock, true);
-  }
-
-  /**
-   * The acquire of both: {@code perKey} is a constant at each call site, so the per-key checks cost
-   * a keyless bucket nothing once compiled.
-   */
-  long acquire(BucketState state, long nowNanos, long permits, boolean freshClock, boolean perKey) {
     if (permits > capacity) {
       return NEVER;
     }
@@ -283,7 +387,7 @@ public final class GcraBucket extends BucketState {
     long cost = cost(permits);
     for (; ; ) {
       long current = state.fullAt;
-      if (perKey && current == RETIRED) {
+      if (current == RETIRED) {
         return STATE_RETIRED;
       }
       long ahead = current - now;
@@ -302,7 +406,7 @@ public final class GcraBucket extends BucketState {
       if (needed > admitLimit) {
         return limited(needed);
       }
-      long next = perKey ? live(now + needed) : now + needed;
+      long next = live(now + needed);
       if (FULL_AT.compareAndSet(state, current, next)) {
         long wait = needed - freeLimit;
         return wait > 0 ? wait : 0;
@@ -318,7 +422,7 @@ public final class GcraBucket extends BucketState {
    * @return a state for {@link #acquire(BucketState, long, long, boolean)}
    */
   BucketState newState(long nowNanos) {
-    return new BucketState(live(nowNanos * ticksPerNano));
+    return new BucketState(live(nowNanos * ticksPerNano), this);
   }
 
   /**
@@ -432,24 +536,20 @@ public final class GcraBucket extends BucketState {
    * @return true if the bucket was reset
    */
   public boolean resetAfterClockStep(long nowNanos) {
-    return resetAfterClockStep(this, nowNanos, false);
+    return resetAfterClockStep(this, nowNanos);
   }
 
-  /** {@link #resetAfterClockStep(long)} on either kind of state; a retired one is left alone. */
-  boolean resetAfterClockStep(BucketState state, long nowNanos, boolean perKey) {
+  /** {@link #resetAfterClockStep(long)} on any state; a retired one is left alone. */
+  boolean resetAfterClockStep(BucketState state, long nowNanos) {
     long now = nowNanos * ticksPerNano;
     long current = state.fullAt;
     long ahead = current - now;
-    long empty = now + emptyAhead;
-    if (perKey) {
-      if (current == RETIRED) {
-        return false;
-      }
-      empty = live(empty);
+    if (current == RETIRED) {
+      return false;
     }
     return ahead > clockBackLimit
         && ahead <= WRAPPED
-        && FULL_AT.compareAndSet(state, current, empty);
+        && FULL_AT.compareAndSet(state, current, live(now + emptyAhead));
   }
 
   private long limited(long needed) {
@@ -468,13 +568,8 @@ public final class GcraBucket extends BucketState {
    *     them (they are then lost, which can only under-admit)
    */
   public boolean giveBack(long nowNanos, long waitTicks, long permits) {
-    return giveBack(this, nowNanos, waitTicks, permits, false);
-  }
-
-  /** {@link #giveBack(long, long, long)} on either kind of state. */
-  boolean giveBack(BucketState state, long nowNanos, long waitTicks, long permits, boolean perKey) {
     long end = slotEnd(nowNanos, waitTicks);
-    return giveBack(state, end, slotStart(end, permits), perKey);
+    return giveBack(this, end, slotStart(end, permits));
   }
 
   /**
@@ -508,15 +603,11 @@ public final class GcraBucket extends BucketState {
    * @param state the state
    * @param slotEnd from {@link #slotEnd}
    * @param slotStart from {@link #slotStart}
-   * @param perKey whether {@code state} is a per-key state
    * @return true if the slot went back
    */
-  boolean giveBack(BucketState state, long slotEnd, long slotStart, boolean perKey) {
-    if (perKey) {
-      slotEnd = live(slotEnd); // as acquire wrote it
-      slotStart = live(slotStart);
-    }
-    return FULL_AT.compareAndSet(state, slotEnd, slotStart);
+  boolean giveBack(BucketState state, long slotEnd, long slotStart) {
+    // as acquire wrote them
+    return FULL_AT.compareAndSet(state, live(slotEnd), live(slotStart));
   }
 
   /**
@@ -568,7 +659,7 @@ public final class GcraBucket extends BucketState {
       return Long.MAX_VALUE;
     }
     long current = state.fullAt;
-    long ahead = current == RETIRED && state != this ? 0 : current - nowNanos * ticksPerNano;
+    long ahead = current == RETIRED ? 0 : current - nowNanos * ticksPerNano;
     if (ahead < 0 || ahead > WRAPPED) {
       ahead = 0;
     }

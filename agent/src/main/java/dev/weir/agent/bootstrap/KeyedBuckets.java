@@ -79,12 +79,11 @@ final class KeyedBuckets {
   /** Tables smaller than this are not worth shrinking. */
   private static final int SHRINK_FLOOR = 4096;
 
-  private final GcraBucket bucket;
   private final NanoClock clock;
   private final int maxKeys;
   private final AtomicInteger keys = new AtomicInteger();
   private final ReentrantLock sweeping = new ReentrantLock();
-  private volatile Table current = new Table(null);
+  private volatile Table current;
 
   /** Tables replaced by smaller ones, for tests. */
   volatile int shrinks;
@@ -146,7 +145,7 @@ final class KeyedBuckets {
     if (maxKeys < 1) {
       throw new IllegalArgumentException("maxKeys must be >= 1, was " + maxKeys);
     }
-    this.bucket = bucket;
+    this.current = new Table(null, bucket, 0);
     this.clock = clock;
     this.maxKeys = maxKeys;
     this.limiterName = limiterName;
@@ -212,7 +211,10 @@ final class KeyedBuckets {
     return true;
   }
 
-  /** One table of states; {@code previous} is being drained into it, or null. */
+  /**
+   * One table of states, all of one bucket; {@code previous} is being drained into it, or null. A
+   * live change makes a table of the new bucket, and the drain converts each state it moves.
+   */
   private static final class Table {
     final ConcurrentHashMap<String, BucketState> map = new ConcurrentHashMap<String, BucketState>();
 
@@ -227,8 +229,18 @@ final class KeyedBuckets {
     /** The largest size seen since this table was made (sweeper only). */
     int peak;
 
-    Table(Table previous) {
+    /** The bucket of every state in this table. */
+    final GcraBucket bucket;
+
+    /**
+     * The instant of the live change that made this table (states moved in are converted at it).
+     */
+    final long changedAtNanos;
+
+    Table(Table previous, GcraBucket bucket, long changedAtNanos) {
       this.previous = previous;
+      this.bucket = bucket;
+      this.changedAtNanos = changedAtNanos;
     }
   }
 
@@ -293,7 +305,7 @@ final class KeyedBuckets {
         }
         continue;
       }
-      BucketState fresh = bucket.newState(nowNanos);
+      BucketState fresh = t.bucket.newState(nowNanos);
       BucketState prior = null;
       boolean inserted = false;
       try {
@@ -332,7 +344,10 @@ final class KeyedBuckets {
     if (value == GcraBucket.RETIRED) {
       return null;
     }
-    BucketState copy = new BucketState(value); // same instant, new cell
+    if (o.bucket != t.bucket) { // a live change: carried over by its rules, at its instant
+      value = t.bucket.converted(o.bucket, value, t.changedAtNanos);
+    }
+    BucketState copy = new BucketState(value, t.bucket); // same instant, new cell
     BucketState prior = t.map.putIfAbsent(key, copy);
     old.map.remove(key, o);
     if (prior != null) {
@@ -372,8 +387,10 @@ final class KeyedBuckets {
     if (refuseExact) {
       BucketState earliest = refuseState;
       long until = refuseUntilNanos;
-      long ahead = bucket.ticksUntilIdle(earliest, nowNanos);
-      if (nowNanos - until < 0 && ahead > 0 && nowNanos + bucket.toNanosCeil(ahead) == until) {
+      long ahead = earliest.bucket.ticksUntilIdle(earliest, nowNanos);
+      if (nowNanos - until < 0
+          && ahead > 0
+          && nowNanos + earliest.bucket.toNanosCeil(ahead) == until) {
         // the earliest key still goes idle then, and no other can go idle sooner: every other
         // entry was later, acquires only move keys later, and anything else clears refuseExact
         return until - nowNanos;
@@ -425,7 +442,7 @@ final class KeyedBuckets {
         return 0;
       }
       if (idle == null) {
-        idle = IdleHeap.of(current, bucket, nowNanos, keys); // drops idle keys as it goes
+        idle = IdleHeap.of(current, nowNanos, keys); // drops idle keys as it goes
         refuseExact = false;
         if (keys.get() < maxKeys) {
           return 0;
@@ -450,7 +467,7 @@ final class KeyedBuckets {
           idle.pop(); // dropped already; a key inserted again has an entry of its own
           continue;
         }
-        long ahead = bucket.retireIfIdle(s, nowNanos);
+        long ahead = s.bucket.retireIfIdle(s, nowNanos);
         if (ahead == GcraBucket.ALREADY_RETIRED) {
           return unsettled; // being removed, or moved to the new table: its entry still holds
         }
@@ -461,7 +478,7 @@ final class KeyedBuckets {
           }
           return 0;
         }
-        long idleAt = nowNanos + bucket.toNanosCeil(ahead);
+        long idleAt = nowNanos + s.bucket.toNanosCeil(ahead);
         if (idleAt == at) { // the earliest, and exact: later calls need no lock until then
           refuseUntilNanos = at;
           refuseState = s;
@@ -515,11 +532,11 @@ final class KeyedBuckets {
     }
     Table t = current;
     int dropped = 0;
-    long soonest = GcraBucket.NEVER_TICKS;
+    long soonestNanos = 1_000_000_000L;
     int size = 0;
     for (Map.Entry<String, BucketState> e : t.map.entrySet()) {
       BucketState s = e.getValue();
-      long ahead = bucket.retireIfIdle(s, nowNanos);
+      long ahead = s.bucket.retireIfIdle(s, nowNanos);
       if (ahead == 0) {
         if (t.map.remove(e.getKey(), s)) {
           keys.decrementAndGet();
@@ -527,13 +544,12 @@ final class KeyedBuckets {
         }
       } else if (ahead > 0) { // not retired by another (who removes it)
         size++;
-        soonest = Math.min(soonest, ahead);
+        if (ahead < GcraBucket.NEVER_TICKS) {
+          soonestNanos = Math.min(soonestNanos, s.bucket.toNanosCeil(ahead));
+        }
       }
     }
     t.peak = Math.max(t.peak, size + dropped);
-    long tpn = bucket.ticksPerNano();
-    long soonestNanos =
-        soonest >= GcraBucket.NEVER_TICKS ? 1_000_000_000L : (soonest + tpn - 1) / tpn;
     synchronized (lock) {
       // keys inserted during the loop scheduled themselves since it began: keep the earlier
       if (size > 0 && (!sweepDue || nowNanos + soonestNanos - sweepDueNanos < 0)) {
@@ -563,7 +579,37 @@ final class KeyedBuckets {
 
   /** Moves every live state of {@code t} into a new table. Called under the sweep lock. */
   private void shrink(Table t) {
-    Table n = new Table(t);
+    moveAll(t, new Table(t, t.bucket, t.changedAtNanos));
+    shrinks++;
+  }
+
+  /**
+   * A live change: moves every live state into a table of {@code next}, converting each by the
+   * live-change rules at {@code nowNanos} ({@link GcraBucket#converted}), before returning. Calls
+   * meanwhile move the states they need themselves, as during a shrink. The heap of idle instants
+   * is dropped (a state's idle instant may now be earlier than its entry) and rebuilt when next
+   * needed, and a sweep is due at once.
+   *
+   * @param next the new bucket
+   * @param nowNanos the instant of the change
+   */
+  void reshape(GcraBucket next, long nowNanos) {
+    sweeping.lock();
+    try {
+      moveAll(current, new Table(current, next, nowNanos));
+      synchronized (lock) {
+        refuseExact = false;
+        idle = null;
+        sweepDueNanos = nowNanos;
+        sweepDue = true;
+      }
+    } finally {
+      sweeping.unlock();
+    }
+  }
+
+  /** Publishes {@code n} (draining {@code t}) and moves every live state of {@code t} into it. */
+  private void moveAll(Table t, Table n) {
     current = n;
     awaitInserters(t);
     for (Map.Entry<String, BucketState> e : t.map.entrySet()) {
@@ -577,7 +623,6 @@ final class KeyedBuckets {
     awaitMovers(t);
     n.peak = n.map.size();
     n.previous = null;
-    shrinks++;
   }
 
   /**
@@ -590,7 +635,7 @@ final class KeyedBuckets {
       identityKey = key; // reported by the sweeper, off the caller's path
       KeySweeper.nudge();
     }
-    long idleAt = nowNanos + bucket.intervalNanos();
+    long idleAt = nowNanos + current.bucket.intervalNanos();
     synchronized (lock) {
       if (!sweepDue || idleAt - sweepDueNanos < 0) {
         sweepDueNanos = idleAt;
@@ -603,7 +648,7 @@ final class KeyedBuckets {
           lock.notifyAll();
         }
         if (idle.size > 2 * keys.get() + 64) {
-          idle = IdleHeap.of(current, bucket, nowNanos, keys); // entries of keys dropped since
+          idle = IdleHeap.of(current, nowNanos, keys); // entries of keys dropped since
         }
       }
     }
@@ -677,34 +722,32 @@ final class KeyedBuckets {
      * after the pass has read it) keeps its key's entry, at {@code nowNanos}, a lower bound.
      *
      * @param current the current table, and through it the one a shrink is draining
-     * @param bucket the states' arithmetic
      * @param nowNanos the clock's reading
      * @param keys the key count, decremented for each state dropped
      */
-    static IdleHeap of(Table current, GcraBucket bucket, long nowNanos, AtomicInteger keys) {
+    static IdleHeap of(Table current, long nowNanos, AtomicInteger keys) {
       IdleHeap heap = new IdleHeap();
       Table previous = current.previous;
       if (previous != null) {
-        heap.addAll(previous.map, bucket, nowNanos, keys);
+        heap.addAll(previous.map, nowNanos, keys);
       }
-      heap.addAll(current.map, bucket, nowNanos, keys);
+      heap.addAll(current.map, nowNanos, keys);
       for (int i = heap.size / 2 - 1; i >= 0; i--) {
         heap.down(i);
       }
       return heap;
     }
 
-    private void addAll(
-        Map<String, BucketState> map, GcraBucket bucket, long nowNanos, AtomicInteger keys) {
+    private void addAll(Map<String, BucketState> map, long nowNanos, AtomicInteger keys) {
       for (Map.Entry<String, BucketState> e : map.entrySet()) {
         BucketState s = e.getValue();
-        long ahead = bucket.retireIfIdle(s, nowNanos);
+        long ahead = s.bucket.retireIfIdle(s, nowNanos);
         if (ahead == 0) {
           if (map.remove(e.getKey(), s)) {
             keys.decrementAndGet();
           }
         } else if (ahead > 0) {
-          add(nowNanos + bucket.toNanosCeil(ahead), e.getKey());
+          add(nowNanos + s.bucket.toNanosCeil(ahead), e.getKey());
         } else {
           add(nowNanos, e.getKey()); // retired by another: moved (its copy lives on), or dropped
         }

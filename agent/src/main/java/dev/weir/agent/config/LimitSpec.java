@@ -75,12 +75,26 @@ public final class LimitSpec {
    * @return a new limiter
    */
   public Limiter newLimiter(String limiterName, String origin, NanoClock clock) {
+    return newLimiter(limiterName, origin, clock, false);
+  }
+
+  /**
+   * Builds the limiter these settings describe, its bucket full (a leaky bucket: empty) now.
+   *
+   * @param limiterName the name its exceptions carry
+   * @param origin where it was declared, for messages
+   * @param clock the time source
+   * @param dryRun true to count what would be limited and limit nothing
+   * @return a new limiter
+   */
+  public BucketLimiter newLimiter(
+      String limiterName, String origin, NanoClock clock, boolean dryRun) {
     long maxWaitNanos =
         maxWaitMillis >= Long.MAX_VALUE / 1_000_000L ? Long.MAX_VALUE : maxWaitMillis * 1_000_000L;
     GcraBucket bucket =
         GcraBucket.create(
             discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, clock.nanoTime());
-    return new BucketLimiter(limiterName, origin, bucket, permits, clock);
+    return new BucketLimiter(limiterName, origin, bucket, permits, clock, dryRun);
   }
 
   /**

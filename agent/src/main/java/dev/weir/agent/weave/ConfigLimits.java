@@ -2,8 +2,6 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.DryRunLimiter;
-import dev.weir.agent.bootstrap.Limiter;
 import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.ConfigLimit;
@@ -26,7 +24,7 @@ final class ConfigLimits {
 
   private final Map<String, Integer> idsByName = new LinkedHashMap<String, Integer>();
   private final List<Entry> entries = new ArrayList<Entry>();
-  private final List<DryRunLimiter> dryRuns = new ArrayList<DryRunLimiter>();
+  private final List<BucketLimiter> dryRuns = new ArrayList<BucketLimiter>();
   private final Map<String, String> overrides = new LinkedHashMap<String, String>();
   private final Set<String> claimed =
       Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
@@ -58,11 +56,10 @@ final class ConfigLimits {
   static ConfigLimits register(List<ConfigLimit> limits, NanoClock clock) {
     ConfigLimits config = new ConfigLimits();
     for (ConfigLimit limit : limits) {
-      Limiter limiter = limit.spec().newLimiter(limit.name(), limit.origin(), clock);
+      BucketLimiter limiter =
+          limit.spec().newLimiter(limit.name(), limit.origin(), clock, limit.dryRun());
       if (limit.dryRun()) {
-        DryRunLimiter dryRun = new DryRunLimiter((BucketLimiter) limiter);
-        config.dryRuns.add(dryRun);
-        limiter = dryRun;
+        config.dryRuns.add(limiter);
       }
       int id = LimiterRegistry.register("name " + limit.name(), limiter);
       config.idsByName.put(limit.name(), id);
@@ -259,7 +256,7 @@ final class ConfigLimits {
     return new ArrayList<String>(idsByName.keySet());
   }
 
-  List<DryRunLimiter> dryRuns() {
+  List<BucketLimiter> dryRuns() {
     return dryRuns;
   }
 
