@@ -60,6 +60,7 @@ class AgentJarIT {
           boolean bootstrapTier =
               name.matches("dev/weir/[A-Za-z$]+\\.class")
                   || name.startsWith("dev/weir/agent/bootstrap/")
+                  || name.startsWith("dev/weir/agent/shaded/org/HdrHistogram/")
                   || name.equals("dev/weir/agent/WeirAgent.class");
           if (!bootstrapTier) {
             strays.add(name);

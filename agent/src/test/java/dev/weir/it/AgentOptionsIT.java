@@ -61,8 +61,8 @@ class AgentOptionsIT {
     Result r = ForkedJvm.withAgent(jdk, "enable=false,log=loud", SCENARIOS, "burst").assertExit(0);
     assertTrue(
         r.err.contains(
-            "[weir] ERROR unknown agent argument 'enable' (known: config, log, enabled, maxKeys), was"
-                + " enable=false"),
+            "[weir] ERROR unknown agent argument 'enable' (known: config, log, enabled, maxKeys,"
+                + " watch, prometheus, summary, drainOnExit), was enable=false"),
         r.err);
     assertTrue(r.err.contains("[weir] ERROR log must be info, debug or off, was 'loud'"), r.err);
     assertEquals(20, r.longValue("admitted"), "still limits: a typo never disables a limit");

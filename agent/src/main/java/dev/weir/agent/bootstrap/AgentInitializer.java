@@ -12,13 +12,20 @@ import java.util.jar.JarFile;
  * {@code WeirAgent}), so a second start, from a second attach, finds the first one's state.
  */
 public final class AgentInitializer {
-  private static final String INSTALLER = "dev.weir.agent.weave.WeirInstaller";
+  private static final String START = "dev.weir.agent.ops.AgentStart";
   private static boolean started;
+  private static ClassLoader agentLoader;
+
+  /** The system property an attach leaves its report in, for {@code weir-agent.jar attach}. */
+  public static final String ATTACH_REPORT = "weir.attach.report";
 
   private AgentInitializer() {}
 
   /**
-   * Starts the agent unless it is weaving already.
+   * Starts the agent, or, in a JVM where it weaves already, hands a later attach's arguments to it
+   * (a reload). On attach, the lines the agent logs meanwhile are also left in the system property
+   * {@value #ATTACH_REPORT}, so that the command line that attached can print them in its own
+   * terminal.
    *
    * @param args the agent argument string, may be null
    * @param instrumentation the JVM's instrumentation
@@ -29,8 +36,26 @@ public final class AgentInitializer {
   public static synchronized void start(
       String args, Instrumentation instrumentation, File agentJar, boolean premain)
       throws Exception {
+    if (!premain) {
+      AgentLog.capture(true);
+    }
+    try {
+      startOwn(args, instrumentation, agentJar, premain);
+    } catch (Exception e) {
+      AgentLog.error("the agent did not start; nothing is limited: " + e);
+      throw e;
+    } finally {
+      if (!premain) {
+        System.setProperty(ATTACH_REPORT, String.join("\n", AgentLog.capture(false)));
+      }
+    }
+  }
+
+  private static void startOwn(
+      String args, Instrumentation instrumentation, File agentJar, boolean premain)
+      throws Exception {
     if (started) {
-      AgentLog.warn("weir is already weaving in this JVM; this start changes nothing");
+      Class.forName(START, true, agentLoader).getMethod("again", String.class).invoke(null, args);
       return;
     }
     JarFile jar = new JarFile(agentJar);
@@ -38,10 +63,13 @@ public final class AgentInitializer {
         jar.getManifest().getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
     ClassLoader loader = new AgentClassLoader(agentJar, jar, platformLoader());
     Object weaving =
-        Class.forName(INSTALLER, true, loader)
+        Class.forName(START, true, loader)
             .getMethod("install", String.class, Instrumentation.class, boolean.class, String.class)
             .invoke(null, args, instrumentation, premain, version);
     started = Boolean.TRUE.equals(weaving); // a disabled start leaves a later attach free to start
+    if (started) {
+      agentLoader = loader;
+    }
   }
 
   /**

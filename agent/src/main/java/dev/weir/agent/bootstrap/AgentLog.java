@@ -1,6 +1,8 @@
 package dev.weir.agent.bootstrap;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The agent's only logger: one line per message to {@code System.err}, prefixed {@code [weir]}.
@@ -22,6 +24,9 @@ public final class AgentLog {
   public static final int DEBUG = 3;
 
   private static volatile int level = INFO;
+
+  /** While an attach runs: the lines logged, whatever the level (debug aside); else null. */
+  private static List<String> captured;
 
   private AgentLog() {}
 
@@ -59,6 +64,7 @@ public final class AgentLog {
    * @param message the line
    */
   public static void fatal(String message) {
+    keep("[weir] ERROR " + message);
     write("[weir] ERROR " + message);
   }
 
@@ -90,9 +96,31 @@ public final class AgentLog {
   }
 
   private static void print(int atLevel, String tag, String message) {
+    if (atLevel < DEBUG) {
+      keep("[weir] " + tag + message);
+    }
     if (level >= atLevel) {
       write("[weir] " + tag + message);
     }
+  }
+
+  private static synchronized void keep(String line) {
+    if (captured != null) {
+      captured.add(line);
+    }
+  }
+
+  /**
+   * Starts or stops keeping the lines logged (errors, warnings and information, whatever the
+   * level), for the report of an attach.
+   *
+   * @param on true to start, false to stop
+   * @return on stopping, the lines kept since the start; otherwise an empty list
+   */
+  public static synchronized List<String> capture(boolean on) {
+    List<String> lines = captured;
+    captured = on ? new ArrayList<String>() : null;
+    return on || lines == null ? new ArrayList<String>() : lines;
   }
 
   private static void write(String line) {

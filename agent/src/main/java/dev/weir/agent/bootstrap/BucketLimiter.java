@@ -244,6 +244,14 @@ public final class BucketLimiter extends Limiter {
     return states;
   }
 
+  @Override
+  synchronized void dropped() {
+    KeyedBuckets states = keyed;
+    if (states != null) {
+      KeySweeper.unregister(states);
+    }
+  }
+
   /**
    * The per-key states, for tests and diagnostics.
    *
@@ -295,6 +303,11 @@ public final class BucketLimiter extends Limiter {
       return limited(b.retryAfterNanos(result));
     }
     return await(state, key, now, result);
+  }
+
+  /** Counts a call refused because the JVM is shutting down ({@link Draining}). */
+  void rejectedWhileDraining() {
+    rejected.increment();
   }
 
   /** Counts a limited call: limited, or in a dry run admitted. */

@@ -38,6 +38,15 @@ final class KeySweeper implements Runnable {
     }
   }
 
+  /**
+   * Stops sweeping a table: its limiter was dropped.
+   *
+   * @param table the per-key states of that limiter
+   */
+  static void unregister(KeyedBuckets table) {
+    TABLES.remove(table);
+  }
+
   /** Asks the sweeper to look at the tables now (a key to warn about). Never blocks. */
   static void nudge() {
     Thread t = thread;

@@ -53,6 +53,12 @@ public abstract class Limiter {
   public void keysMayBeIdentities(String keySource) {}
 
   /**
+   * Told once the limiter has been dropped from the registry (its class loader was collected): it
+   * lets go of what it registered elsewhere. Never called on the acquire path.
+   */
+  void dropped() {}
+
+  /**
    * The settings in words; two limiters with equal settings may share a name.
    *
    * @return for example {@code token bucket 10.0/SECONDS capacity 20 permits 1 REJECT}

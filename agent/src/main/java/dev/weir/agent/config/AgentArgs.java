@@ -3,39 +3,95 @@ package dev.weir.agent.config;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.BucketLimiter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * The agent's arguments: {@code -javaagent:weir-agent.jar=key=value,key=value}, each key also
  * readable as a {@code -Dweir.KEY} system property; the agent argument wins.
  *
  * <ul>
- *   <li>{@code config=PATH} ({@code weir.config}): the config file;
- *   <li>{@code log=info|debug|off} ({@code weir.log}): default {@code info};
- *   <li>{@code enabled=false} ({@code weir.enabled}): the kill switch, nothing is woven ({@code no}
- *       and {@code off} also switch it off).
+ *   <li>{@code config=PATH}: the config file;
+ *   <li>{@code log=info|debug|off}: default {@code info};
+ *   <li>{@code enabled=false}: the kill switch, nothing is woven ({@code no} and {@code off} also
+ *       switch it off);
+ *   <li>{@code maxKeys=N}: the most keys one per-key limiter holds, default 100,000;
+ *   <li>{@code watch=true}: re-read the config file whenever it changes;
+ *   <li>{@code prometheus=[HOST:]PORT}: serve metrics at {@code /metrics} (all interfaces unless a
+ *       host is given);
+ *   <li>{@code summary=SECONDS}: one log line per active limiter every SECONDS (off by default);
+ *   <li>{@code drainOnExit=MILLIS}: at JVM shutdown, stop admitting and wait up to MILLIS for the
+ *       calls waiting in Weir.
  * </ul>
  *
  * <p>An unknown key or a bad value is an {@link #errors() error}, reported by the agent; it never
  * silently changes what is limited. Immutable.
  */
 public final class AgentArgs {
+  /** The keys the agent reads, in the order its messages list them. */
+  static final List<String> KEYS =
+      Collections.unmodifiableList(
+          Arrays.asList(
+              "config",
+              "log",
+              "enabled",
+              "maxKeys",
+              "watch",
+              "prometheus",
+              "summary",
+              "drainOnExit"));
+
   private final String configPath;
   private final int logLevel;
   private final boolean enabled;
   private final int maxKeys;
-  private final List<String> errors;
+  private final boolean watch;
+  private final String prometheusHost;
+  private final int prometheusPort;
+  private final int summarySeconds;
+  private final long drainOnExitMillis;
+  private final Set<String> given;
+  private final List<String> errors = new ArrayList<String>();
 
-  private AgentArgs(
-      String configPath, int logLevel, boolean enabled, int maxKeys, List<String> errors) {
-    this.configPath = configPath;
-    this.logLevel = logLevel;
-    this.enabled = enabled;
-    this.maxKeys = maxKeys;
-    this.errors = Collections.unmodifiableList(errors);
+  private AgentArgs(Map<String, String> values, Set<String> given, List<String> syntaxErrors) {
+    this.given = Collections.unmodifiableSet(given);
+    errors.addAll(syntaxErrors);
+    this.configPath = values.get("config");
+    this.logLevel = logLevel(values.get("log"));
+    this.enabled = flag("enabled", values.get("enabled"), true, "; the agent stays enabled");
+    this.maxKeys = maxKeys(values.get("maxKeys"));
+    this.watch = flag("watch", values.get("watch"), false, "; the file is not watched");
+    String prometheus = values.get("prometheus");
+    String host = null;
+    int port = -1;
+    if (prometheus != null) {
+      int colon = prometheus.lastIndexOf(':');
+      String portText = colon < 0 ? prometheus : prometheus.substring(colon + 1);
+      host = colon < 0 ? null : prometheus.substring(0, colon);
+      if (host != null && host.startsWith("[") && host.endsWith("]")) {
+        host = host.substring(1, host.length() - 1); // [::1]:9464
+      }
+      port = (int) whole(portText, 0, 65_535);
+      if (port < 0 || host != null && host.isEmpty()) {
+        errors.add(
+            "prometheus must be [HOST:]PORT with a port from 0 to 65535, was '"
+                + prometheus
+                + "'; no metrics are served");
+        port = -1;
+        host = null;
+      }
+    }
+    this.prometheusHost = host;
+    this.prometheusPort = port;
+    this.summarySeconds = (int) positive("summary", values.get("summary"), Integer.MAX_VALUE);
+    this.drainOnExitMillis = positive("drainOnExit", values.get("drainOnExit"), Long.MAX_VALUE);
   }
 
   /**
@@ -46,11 +102,15 @@ public final class AgentArgs {
    * @return the arguments, with any errors
    */
   public static AgentArgs parse(String args, Properties system) {
+    Map<String, String> values = new LinkedHashMap<String, String>();
+    for (String key : KEYS) {
+      String property = system.getProperty("weir." + key);
+      if (property != null) {
+        values.put(key, property);
+      }
+    }
+    Set<String> given = new LinkedHashSet<String>();
     List<String> errors = new ArrayList<String>();
-    String config = system.getProperty("weir.config");
-    String log = system.getProperty("weir.log");
-    String enabled = system.getProperty("weir.enabled");
-    String maxKeys = system.getProperty("weir.maxKeys");
     if (args != null && !args.trim().isEmpty()) {
       for (String pair : args.split(",")) {
         int eq = pair.indexOf('=');
@@ -62,67 +122,94 @@ public final class AgentArgs {
                   + pair.trim()
                   + "' must be key=value (jcmd drops '=value' unless the options are quoted:"
                   + " JVMTI.agent_load weir-agent.jar '\"key=value,key=value\"')");
-        } else if (key.equals("config")) {
-          config = value;
-        } else if (key.equals("log")) {
-          log = value;
-        } else if (key.equals("enabled")) {
-          enabled = value;
-        } else if (key.equals("maxKeys")) {
-          maxKeys = value;
+        } else if (KEYS.contains(key)) {
+          values.put(key, value);
+          given.add(key);
         } else {
           errors.add(
               "unknown agent argument '"
                   + key
-                  + "' (known: config, log, enabled, maxKeys), was "
+                  + "' (known: "
+                  + String.join(", ", KEYS)
+                  + "), was "
                   + pair);
         }
       }
     }
-    int level = AgentLog.INFO;
-    if (log != null) {
-      if (log.equalsIgnoreCase("info")) {
-        level = AgentLog.INFO;
-      } else if (log.equalsIgnoreCase("debug")) {
-        level = AgentLog.DEBUG;
-      } else if (log.equalsIgnoreCase("off")) {
-        level = AgentLog.OFF;
-      } else {
-        errors.add("log must be info, debug or off, was '" + log + "'");
-      }
+    return new AgentArgs(values, given, errors);
+  }
+
+  private int logLevel(String log) {
+    if (log == null || log.equalsIgnoreCase("info")) {
+      return AgentLog.INFO;
     }
-    boolean on = true;
-    if (enabled != null) {
-      String value = enabled.toLowerCase(Locale.ROOT);
-      if (value.equals("false") || value.equals("no") || value.equals("off")) {
-        on = false;
-      } else if (!value.equals("true") && !value.equals("yes") && !value.equals("on")) {
-        errors.add(
-            "enabled must be true or false (or yes/no, on/off), was '"
-                + enabled
-                + "'; the agent stays enabled");
-      }
+    if (log.equalsIgnoreCase("debug")) {
+      return AgentLog.DEBUG;
     }
-    int keys = BucketLimiter.DEFAULT_MAX_KEYS;
-    if (maxKeys != null) {
-      try {
-        keys = Integer.parseInt(maxKeys.replace("_", ""));
-      } catch (NumberFormatException e) {
-        keys = 0;
-      }
-      if (keys < 1) {
-        errors.add(
-            "maxKeys must be a whole number from 1 to "
-                + Integer.MAX_VALUE
-                + ", was '"
-                + maxKeys
-                + "'; the default "
-                + BucketLimiter.DEFAULT_MAX_KEYS
-                + " applies");
-        keys = BucketLimiter.DEFAULT_MAX_KEYS;
-      }
+    if (log.equalsIgnoreCase("off")) {
+      return AgentLog.OFF;
     }
-    return new AgentArgs(config, level, on, keys, errors);
+    errors.add("log must be info, debug or off, was '" + log + "'");
+    return AgentLog.INFO;
+  }
+
+  private boolean flag(String key, String text, boolean fallback, String consequence) {
+    if (text == null) {
+      return fallback;
+    }
+    String value = text.toLowerCase(Locale.ROOT);
+    if (value.equals("false") || value.equals("no") || value.equals("off")) {
+      return false;
+    }
+    if (value.equals("true") || value.equals("yes") || value.equals("on")) {
+      return true;
+    }
+    errors.add(
+        key + " must be true or false (or yes/no, on/off), was '" + text + "'" + consequence);
+    return fallback;
+  }
+
+  private int maxKeys(String text) {
+    if (text == null) {
+      return BucketLimiter.DEFAULT_MAX_KEYS;
+    }
+    long keys = whole(text, 1, Integer.MAX_VALUE);
+    if (keys < 1) {
+      errors.add(
+          "maxKeys must be a whole number from 1 to "
+              + Integer.MAX_VALUE
+              + ", was '"
+              + text
+              + "'; the default "
+              + BucketLimiter.DEFAULT_MAX_KEYS
+              + " applies");
+      return BucketLimiter.DEFAULT_MAX_KEYS;
+    }
+    return (int) keys;
+  }
+
+  /** A whole number of seconds or milliseconds, {@code >= 1}; 0 (off) if absent or bad. */
+  private long positive(String key, String text, long max) {
+    if (text == null) {
+      return 0;
+    }
+    long value = whole(text, 1, max);
+    if (value < 1) {
+      errors.add(
+          key + " must be a whole number from 1 to " + max + ", was '" + text + "'; it is off");
+      return 0;
+    }
+    return value;
+  }
+
+  /** {@code text} as a whole number in {@code min..max} ({@code _} allowed); -1 if it is not. */
+  private static long whole(String text, long min, long max) {
+    try {
+      long value = Long.parseLong(text.replace("_", ""));
+      return value >= min && value <= max ? value : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   /**
@@ -162,11 +249,66 @@ public final class AgentArgs {
   }
 
   /**
+   * Whether the config file is re-read whenever it changes.
+   *
+   * @return true for {@code watch=true}
+   */
+  public boolean watch() {
+    return watch;
+  }
+
+  /**
+   * The port of the metrics endpoint.
+   *
+   * @return {@code 0..65535} ({@code 0}: any free port); -1 if no metrics are served
+   */
+  public int prometheusPort() {
+    return prometheusPort;
+  }
+
+  /**
+   * The address the metrics endpoint listens on.
+   *
+   * @return the host, or null for all interfaces
+   */
+  public String prometheusHost() {
+    return prometheusHost;
+  }
+
+  /**
+   * The period of the summary log lines.
+   *
+   * @return seconds; 0 when off
+   */
+  public int summarySeconds() {
+    return summarySeconds;
+  }
+
+  /**
+   * How long shutdown waits for calls waiting in Weir.
+   *
+   * @return milliseconds; 0 when off
+   */
+  public long drainOnExitMillis() {
+    return drainOnExitMillis;
+  }
+
+  /**
+   * The keys given in the argument string itself (not as system properties), for an attach to a JVM
+   * already running Weir: what it asks to change.
+   *
+   * @return the keys, in the order given
+   */
+  public Set<String> given() {
+    return given;
+  }
+
+  /**
    * Problems with the arguments, each naming the argument and the value.
    *
    * @return the errors, empty if none
    */
   public List<String> errors() {
-    return errors;
+    return Collections.unmodifiableList(errors);
   }
 }

@@ -1,6 +1,7 @@
 package dev.weir.agent.config;
 
 import dev.weir.agent.bootstrap.Discipline;
+import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -75,10 +76,23 @@ public final class ConfigFile {
   }
 
   /**
-   * Reads a config file.
+   * Validates the content of a config file, read already (by a watch, which compares it).
+   *
+   * @param path the file, for messages
+   * @param content its bytes, UTF-8
+   * @return the file's limits, or its errors
+   */
+  public static ConfigFile read(String path, byte[] content) {
+    ConfigFile config = new ConfigFile(path);
+    config.parse(new InputStreamReader(new ByteArrayInputStream(content), StandardCharsets.UTF_8));
+    return config;
+  }
+
+  /**
+   * Reads and validates a config file.
    *
    * @param path the file, as the user gave it (messages name it so)
-   * @return the file's limits, or its errors
+   * @return the file's limits, or its errors (a file that cannot be read is an error)
    */
   public static ConfigFile read(String path) {
     ConfigFile config = new ConfigFile(path);

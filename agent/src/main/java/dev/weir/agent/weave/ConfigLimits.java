@@ -2,30 +2,39 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.Limiter;
 import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.ConfigLimit;
+import dev.weir.agent.config.LimitSpec;
 import dev.weir.agent.config.MethodPattern;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The config file's limits, registered as limiters when the agent starts: by name (an entry without
- * {@code methods} overrides the annotated limiter of that name) and by method pattern. Immutable
- * after construction, but for the set of names that annotations have claimed.
+ * The config file's limits, registered as limiters: by name (an entry without {@code methods}
+ * overrides the annotated limiter of that name) and by method pattern. One object per version of
+ * the file: a reload ({@link #reload}) builds the next, keeping the limiter (and its state) of each
+ * entry whose kind, key, scope and patterns stayed, with a live change of its rate, capacity and
+ * dry run. Immutable after construction, but for what weaving notes: the names annotations have
+ * claimed, the {@code Type+} families, the patterns' match and refusal records.
  */
 final class ConfigLimits {
   static final ConfigLimits NONE = new ConfigLimits();
 
   private final Map<String, Integer> idsByName = new LinkedHashMap<String, Integer>();
+  private final Map<String, ConfigLimit> limitsByName = new LinkedHashMap<String, ConfigLimit>();
   private final List<Entry> entries = new ArrayList<Entry>();
-  private final List<BucketLimiter> dryRuns = new ArrayList<BucketLimiter>();
   private final Map<String, String> overrides = new LinkedHashMap<String, String>();
+
+  /** The names of entries that annotated limiters were found for (their calls redirected). */
   private final Set<String> claimed =
       Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
 
@@ -36,15 +45,23 @@ final class ConfigLimits {
    * of its direct supertypes descends from the type; the JVM loads supertypes first, so the set is
    * complete for every class that loads after the agent started.
    */
-  private final Map<String, Set<String>> subtypes = new LinkedHashMap<String, Set<String>>();
+  private final Map<String, Set<String>> subtypes;
 
   /**
    * For each class looked at, as {@code LOADER_ID:internal/Name} with the id of the loader it was
    * resolved through: the {@code Type+} types it is or descends from (often none).
    */
-  private final Map<String, Set<String>> rootsByType = new ConcurrentHashMap<String, Set<String>>();
+  private final Map<String, Set<String>> rootsByType;
 
-  private ConfigLimits() {}
+  private ConfigLimits() {
+    this(
+        new ConcurrentHashMap<String, Set<String>>(), new ConcurrentHashMap<String, Set<String>>());
+  }
+
+  private ConfigLimits(Map<String, Set<String>> subtypes, Map<String, Set<String>> rootsByType) {
+    this.subtypes = subtypes;
+    this.rootsByType = rootsByType;
+  }
 
   /**
    * Registers a limiter for each config limit.
@@ -58,46 +75,234 @@ final class ConfigLimits {
     for (ConfigLimit limit : limits) {
       BucketLimiter limiter =
           limit.spec().newLimiter(limit.name(), limit.origin(), clock, limit.dryRun());
-      if (limit.dryRun()) {
-        config.dryRuns.add(limiter);
-      }
-      int id = LimiterRegistry.register("name " + limit.name(), limiter);
-      config.idsByName.put(limit.name(), id);
-      if (limit.patterns().isEmpty()) {
-        config.overrides.put(limit.name(), limit.origin());
-      }
-      for (MethodPattern pattern : limit.patterns()) {
-        config.entries.add(new Entry(pattern, limit.name(), id, limit.origin(), limit.keyIndex()));
-        if (pattern.subtypes()) {
-          String root = pattern.typeName().replace('.', '/');
-          if (!config.subtypes.containsKey(root)) {
-            Set<String> family =
-                Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
-            config.subtypes.put(root, family);
-          }
-        }
-      }
-      if (AgentLog.debugEnabled()) {
-        AgentLog.debug(
-            "config limit '"
-                + limit.name()
-                + "' from "
-                + limit.origin()
-                + ": "
-                + LimiterRegistry.limiter(id).settings()
-                + (limit.patterns().isEmpty() ? " (overrides the annotated limiter)" : ""));
-      }
+      config.add(limit, LimiterRegistry.register("name " + limit.name(), limiter));
     }
     return config;
   }
 
-  /** The id and name of the config limit overriding the annotated limiter {@code name}, if any. */
-  Integer overrideId(String name) {
-    Integer id = idsByName.get(name);
-    if (id != null) {
-      claimed.add(name);
+  private void add(ConfigLimit limit, int id) {
+    idsByName.put(limit.name(), id);
+    limitsByName.put(limit.name(), limit);
+    if (limit.patterns().isEmpty()) {
+      overrides.put(limit.name(), limit.origin());
     }
-    return id;
+    for (MethodPattern pattern : limit.patterns()) {
+      entries.add(new Entry(pattern, limit.name(), id, limit.origin(), limit.keyIndex()));
+      if (pattern.subtypes()) {
+        String root = pattern.typeName().replace('.', '/');
+        if (!subtypes.containsKey(root)) {
+          subtypes.put(root, Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>()));
+        }
+      }
+    }
+    if (AgentLog.debugEnabled()) {
+      AgentLog.debug(
+          "config limit '"
+              + limit.name()
+              + "' from "
+              + limit.origin()
+              + ": "
+              + ((BucketLimiter) LimiterRegistry.limiter(id)).currentSettings()
+              + (limit.patterns().isEmpty() ? " (overrides the annotated limiter)" : ""));
+    }
+  }
+
+  /** What a reload did: the next limits, what changed, and which classes to weave again. */
+  static final class Reload {
+    /** The limits from now on. */
+    final ConfigLimits next;
+
+    /** One line per entry changed, added, replaced or removed; empty if nothing changed. */
+    final List<String> changes = new ArrayList<String>();
+
+    /** Whether a pattern, its key or the limiter it binds to changed: woven classes may change. */
+    boolean patternsChanged;
+
+    Reload(ConfigLimits next) {
+      this.next = next;
+    }
+  }
+
+  /**
+   * The errors a reload to {@code limits} would meet in the limiters it keeps (a live change the
+   * core refuses), none applied: a reload is validated whole before anything changes.
+   *
+   * @param limits the new file's limits, valid as a file
+   * @return one line per error, naming file and line; empty if the reload can be applied
+   */
+  List<String> reloadErrors(List<ConfigLimit> limits) {
+    List<String> errors = new ArrayList<String>();
+    for (ConfigLimit limit : limits) {
+      ConfigLimit before = limitsByName.get(limit.name());
+      if (before != null && sameShape(before, limit)) {
+        BucketLimiter limiter =
+            (BucketLimiter) LimiterRegistry.limiter(idsByName.get(limit.name()));
+        LimitSpec s = limit.spec();
+        String refused = limiter.checkChange(s.rate(), s.per(), s.capacity());
+        if (refused != null) {
+          errors.add(limit.origin() + ": " + refused);
+        }
+      }
+    }
+    return errors;
+  }
+
+  /**
+   * Applies a new version of the file, validated whole by the caller ({@link #reloadErrors}
+   * included): an entry whose kind, mode, permits, {@code onLimit}, {@code maxWaitMillis}, key,
+   * scope and patterns stayed keeps its limiter, with a live change of rate, capacity and dry run;
+   * any other entry gets a new limiter in place of the old (state as a new one's); entries removed
+   * stop limiting once their classes are woven again. The calls of annotated limiters of an entry's
+   * name go to the entry's limiter (an override), at once; when the entry goes, they go back to
+   * their own.
+   *
+   * @param limits the new file's limits
+   * @param clock the time source of new limiters
+   * @return what changed; the caller installs {@code next} and retransforms
+   */
+  Reload reload(List<ConfigLimit> limits, NanoClock clock) {
+    boolean structural = !limitsByName.keySet().equals(namesOf(limits));
+    for (ConfigLimit limit : limits) {
+      ConfigLimit before = limitsByName.get(limit.name());
+      structural |= before == null || !sameShape(before, limit);
+    }
+    // the same patterns keep the same Type+ families; new ones are found again by retransforming
+    Reload reload =
+        new Reload(structural ? new ConfigLimits() : new ConfigLimits(subtypes, rootsByType));
+    for (ConfigLimit limit : limits) {
+      ConfigLimit before = limitsByName.get(limit.name());
+      LimitSpec s = limit.spec();
+      int id;
+      if (before != null && sameShape(before, limit)) {
+        id = idsByName.get(limit.name());
+        BucketLimiter limiter = (BucketLimiter) LimiterRegistry.limiter(id);
+        if (limiter.change(s.rate(), s.per(), s.capacity(), limit.dryRun())) {
+          reload.changes.add("'" + limit.name() + "' changed: " + limiter.currentSettings());
+        }
+        if (claimed.contains(limit.name())) {
+          reload.next.claimed.add(limit.name());
+        }
+      } else {
+        BucketLimiter limiter = s.newLimiter(limit.name(), limit.origin(), clock, limit.dryRun());
+        id = LimiterRegistry.replace("name " + limit.name(), limiter, null);
+        reload.changes.add(
+            "'"
+                + limit.name()
+                + (before == null ? "' added: " : "' replaced: ")
+                + limiter.currentSettings());
+        reload.patternsChanged |=
+            !limit.patterns().isEmpty() || before != null && !before.patterns().isEmpty();
+        Integer oldId = idsByName.get(limit.name());
+        if (reload.next.redirectAnnotated(limit.name(), limiter, id, oldId == null ? -1 : oldId)) {
+          reload.next.claimed.add(limit.name());
+        }
+      }
+      reload.next.add(limit, id);
+    }
+    for (ConfigLimit before : limitsByName.values()) {
+      if (!reload.next.limitsByName.containsKey(before.name())) {
+        int id = LimiterRegistry.supersede("name " + before.name());
+        reload.changes.add("'" + before.name() + "' removed");
+        reload.next.redirectAnnotated(before.name(), null, id, -1); // back to their own
+        reload.patternsChanged |= !before.patterns().isEmpty();
+      }
+    }
+    return reload;
+  }
+
+  /**
+   * Redirects the calls of the annotated limiters named {@code name} to {@code target}, or back to
+   * their own ({@code target} null).
+   *
+   * @param configId the entry's new id, not an annotated limiter's
+   * @param oldConfigId the entry's previous id, -1 if none
+   * @return true if there was an annotated limiter of that name
+   */
+  private boolean redirectAnnotated(String name, Limiter target, int configId, int oldConfigId) {
+    boolean any = false;
+    for (int id : LimiterRegistry.idsNamed(name)) {
+      if (id != configId && id != oldConfigId) {
+        LimiterRegistry.redirect(id, target);
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  private static Set<String> namesOf(List<ConfigLimit> limits) {
+    Set<String> names = new LinkedHashSet<String>();
+    for (ConfigLimit limit : limits) {
+      names.add(limit.name());
+    }
+    return names;
+  }
+
+  /**
+   * Whether two versions of an entry can share one limiter: all but rate, capacity and dry run
+   * agree (those change live).
+   */
+  static boolean sameShape(ConfigLimit a, ConfigLimit b) {
+    LimitSpec x = a.spec();
+    LimitSpec y = b.spec();
+    return x.discipline() == y.discipline()
+        && x.permits() == y.permits()
+        && x.waitOnLimit() == y.waitOnLimit()
+        && x.maxWaitMillis() == y.maxWaitMillis()
+        && a.keyIndex() == b.keyIndex()
+        && a.patterns().toString().equals(b.patterns().toString());
+  }
+
+  /**
+   * The config limit overriding the annotated limiter {@code name}, if the file names one: the
+   * calls of {@code annotatedId} are redirected to it.
+   *
+   * @param name the annotated limiter's name
+   * @param annotatedId its id
+   * @return the config limit's limiter, or null if the file has no entry of that name
+   */
+  Limiter override(String name, int annotatedId) {
+    Integer id = idsByName.get(name);
+    if (id == null) {
+      return null;
+    }
+    Limiter target = LimiterRegistry.limiter(id);
+    LimiterRegistry.redirect(annotatedId, target);
+    claimed.add(name);
+    return target;
+  }
+
+  /**
+   * Whether the file has an entry of this name.
+   *
+   * @param name a limiter name
+   * @return true if it has
+   */
+  boolean names(String name) {
+    return idsByName.containsKey(name);
+  }
+
+  /**
+   * Forgets what was noted of classes of collected class loaders.
+   *
+   * @param loaderIds the numbers of the collected loaders
+   */
+  void forgetLoaders(Set<Integer> loaderIds) {
+    for (Iterator<String> i = rootsByType.keySet().iterator(); i.hasNext(); ) {
+      if (loaderIds.contains(loaderIdOf(i.next()))) {
+        i.remove();
+      }
+    }
+    for (Set<String> family : subtypes.values()) {
+      for (Iterator<String> i = family.iterator(); i.hasNext(); ) {
+        if (loaderIds.contains(loaderIdOf(i.next()))) {
+          i.remove();
+        }
+      }
+    }
+  }
+
+  private static int loaderIdOf(String key) {
+    return Integer.parseInt(key.substring(0, key.indexOf(':')));
   }
 
   /**
@@ -256,8 +461,20 @@ final class ConfigLimits {
     return new ArrayList<String>(idsByName.keySet());
   }
 
+  /**
+   * The limiters of this file's entries that run dry now (a live change may have switched one).
+   *
+   * @return the limiters
+   */
   List<BucketLimiter> dryRuns() {
-    return dryRuns;
+    List<BucketLimiter> dry = new ArrayList<BucketLimiter>();
+    for (Integer id : idsByName.values()) {
+      Limiter limiter = LimiterRegistry.limiter(id);
+      if (limiter instanceof BucketLimiter && ((BucketLimiter) limiter).dryRun()) {
+        dry.add((BucketLimiter) limiter);
+      }
+    }
+    return dry;
   }
 
   /**

@@ -22,19 +22,20 @@ final class ConfigReporter implements Runnable {
   /** How long after a pattern's first refusal its report waits for more. */
   static final long SETTLE_NANOS = 1_000_000_000L;
 
-  private final ConfigLimits config;
+  private final WeirTransformer transformer;
 
-  private ConfigReporter(ConfigLimits config) {
-    this.config = config;
+  private ConfigReporter(WeirTransformer transformer) {
+    this.transformer = transformer;
   }
 
   /**
    * Starts reporting.
    *
-   * @param config the config file's limits
+   * @param transformer the transformer, whose config file's limits (the latest reload's) are
+   *     reported
    */
-  static void start(ConfigLimits config) {
-    final ConfigReporter reporter = new ConfigReporter(config);
+  static void start(WeirTransformer transformer) {
+    final ConfigReporter reporter = new ConfigReporter(transformer);
     AgentThreads.start(reporter, "weir-config-report");
     Thread atExit =
         new Thread(
@@ -71,19 +72,19 @@ final class ConfigReporter implements Runnable {
   }
 
   void reportRefusals(long settleNanos) {
-    for (String line : config.refusalReports(settleNanos)) {
+    for (String line : transformer.config().refusalReports(settleNanos)) {
       AgentLog.error(line);
     }
   }
 
   void reportDryRuns() {
-    for (BucketLimiter limiter : config.dryRuns()) {
+    for (BucketLimiter limiter : transformer.config().dryRuns()) {
       AgentLog.info(limiter.report());
     }
   }
 
   void warnUnused() {
-    for (String line : config.unused()) {
+    for (String line : transformer.config().unused()) {
       AgentLog.warn(line);
     }
   }

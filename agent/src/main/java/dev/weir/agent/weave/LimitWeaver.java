@@ -58,7 +58,9 @@ final class LimitWeaver {
   private static final Set<String> LEAKY_BUCKET_ATTRIBUTES = attributes(LeakyBucket.class);
 
   private final NanoClock clock;
-  private final ConfigLimits config;
+
+  /** The config file's limits: replaced by a reload. */
+  private volatile ConfigLimits config;
 
   /** For each limiter id: "keyed ORIGIN" or "single ORIGIN" of the first method bound to it. */
   private final ConcurrentHashMap<Integer, String> keyedByLimiter =
@@ -67,6 +69,19 @@ final class LimitWeaver {
   LimitWeaver(NanoClock clock, ConfigLimits config) {
     this.clock = clock;
     this.config = config;
+  }
+
+  void setConfig(ConfigLimits next) {
+    config = next;
+  }
+
+  /**
+   * Forgets what was noted of limiters dropped (their ids are reused).
+   *
+   * @param limiterIds the ids freed
+   */
+  void forget(Set<Integer> limiterIds) {
+    keyedByLimiter.keySet().removeAll(limiterIds);
   }
 
   /**
@@ -78,7 +93,7 @@ final class LimitWeaver {
    * @return the plan; its prologues are empty if no method is limited
    */
   Plan plan(ClassModel type, ClassLoader loader, Placement placement) {
-    Plan plan = new Plan();
+    Plan plan = new Plan(loader);
     List<MethodModel> limited = new ArrayList<MethodModel>();
     Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
     boolean usedByWeir = usedWhileLimiting(type.name);
@@ -153,7 +168,8 @@ final class LimitWeaver {
                         + ": its key, parameter "
                         + entry.keyIndex
                         + ", is "
-                        + KeyTypes.identityProblem(keyType));
+                        + KeyTypes.identityProblem(keyType),
+                    loader);
           } else if (verdict == KeyTypes.Verdict.AT_RUN_TIME) {
             keyedAtRunTime(entry.id, entry.keyIndex, keyType, origin);
           }
@@ -210,7 +226,7 @@ final class LimitWeaver {
    * @return the plan
    */
   Plan planWarmUp(ClassModel warmUp) {
-    Plan plan = new Plan();
+    Plan plan = new Plan(null);
     for (MethodModel method : warmUp.methods) {
       if (method.name.equals("run")) {
         weave(plan, warmUp, method, "warm-up", new Binding(-1, "warm-up"));
@@ -226,7 +242,7 @@ final class LimitWeaver {
         && !(LimiterRegistry.limiter(binding.id) instanceof RefusedLimiter)) {
       String conflict = keyedness(binding, origin);
       if (conflict != null) {
-        binding = refuse(binding.name, origin, conflict);
+        binding = refuse(binding.name, origin, conflict, plan.loader);
       }
     }
     plan.prologues.put(
@@ -332,7 +348,8 @@ final class LimitWeaver {
           origin,
           "invalid limit on "
               + origin
-              + ": a method may carry only one of @TokenBucket and @LeakyBucket");
+              + ": a method may carry only one of @TokenBucket and @LeakyBucket",
+          loader);
     }
     LimitSpec.Builder spec;
     String explicit;
@@ -351,7 +368,8 @@ final class LimitWeaver {
       return refuse(
           defaultName,
           origin,
-          "invalid " + kind + " on " + origin + ": cannot read it (" + e.getMessage() + ")");
+          "invalid " + kind + " on " + origin + ": cannot read it (" + e.getMessage() + ")",
+          loader);
     }
     String limiterName = explicit.isEmpty() ? defaultName : explicit;
     List<String> methodProblems = new ArrayList<String>();
@@ -372,58 +390,67 @@ final class LimitWeaver {
       return refuse(
           limiterName,
           origin,
-          "invalid " + kind + " on " + origin + ": " + String.join("; ", methodProblems));
+          "invalid " + kind + " on " + origin + ": " + String.join("; ", methodProblems),
+          loader);
     }
-    Integer overridden = config.overrideId(limiterName);
-    if (overridden != null) {
-      if (AgentLog.debugEnabled()) {
-        AgentLog.debug(
-            "limiting "
-                + origin
-                + " as '"
-                + limiterName
-                + "': the config file overrides its "
-                + kind);
-      }
-      if (keyVerdict == KeyTypes.Verdict.AT_RUN_TIME) {
-        keyedAtRunTime(overridden, keyIndex, method.parameterTypes[keyIndex], origin);
-      }
-      return new Binding(overridden, limiterName).with(keyIndex, fallback);
-    }
+    ConfigLimits limits = config;
     List<String> problems = spec.problems();
+    int id;
+    String name;
     if (!problems.isEmpty()) {
-      return refuse(
-          defaultName,
-          origin,
-          "invalid " + kind + " on " + origin + ": " + String.join("; ", problems));
+      String message = "invalid " + kind + " on " + origin + ": " + String.join("; ", problems);
+      if (!limits.names(limiterName)) {
+        return refuse(defaultName, origin, message, loader);
+      }
+      // the config file overrides it: its calls go to the config limit while that entry lasts
+      AgentLog.warn(
+          message
+              + "; the config file's '"
+              + limiterName
+              + "' overrides it (should that entry go, every call of the method throws"
+              + " IllegalStateException)");
+      name = limiterName;
+      id = LimiterRegistry.add(new RefusedLimiter(name, origin, message), loader);
+    } else {
+      LimitSpec valid = spec.build();
+      boolean named = !valid.name().isEmpty();
+      name = named ? valid.name() : defaultName;
+      Limiter candidate = valid.newLimiter(name, origin, clock);
+      String key =
+          named ? "annotation " + name : "loader " + LimiterRegistry.loaderId(loader) + " " + name;
+      id = LimiterRegistry.register(key, candidate, named ? null : loader);
+      Limiter registered = LimiterRegistry.original(id);
+      if (registered != candidate && !registered.settings().equals(candidate.settings())) {
+        return refuse(
+            name,
+            origin,
+            "invalid "
+                + kind
+                + " on "
+                + origin
+                + ": name '"
+                + name
+                + "' is already used by "
+                + registered.origin()
+                + " with "
+                + registered.settings()
+                + ", and this method asks for "
+                + candidate.settings()
+                + "; methods sharing a name must agree on the settings",
+            loader);
+      }
     }
-    LimitSpec valid = spec.build();
-    boolean named = !valid.name().isEmpty();
-    String name = named ? valid.name() : defaultName;
-    Limiter candidate = valid.newLimiter(name, origin, clock);
-    String key = named ? "name " + name : "loader " + LimiterRegistry.loaderId(loader) + " " + name;
-    int id = LimiterRegistry.register(key, candidate);
-    Limiter registered = LimiterRegistry.limiter(id);
-    if (registered != candidate && !registered.settings().equals(candidate.settings())) {
-      return refuse(
-          name,
-          origin,
-          "invalid "
-              + kind
-              + " on "
-              + origin
-              + ": name '"
-              + name
-              + "' is already used by "
-              + registered.origin()
-              + " with "
-              + registered.settings()
-              + ", and this method asks for "
-              + candidate.settings()
-              + "; methods sharing a name must agree on the settings");
-    }
+    Limiter override = limits.override(name, id);
     if (AgentLog.debugEnabled()) {
-      AgentLog.debug("limiting " + origin + " as '" + name + "': " + registered.settings());
+      AgentLog.debug(
+          "limiting "
+              + origin
+              + " as '"
+              + name
+              + "': "
+              + (override != null
+                  ? "the config file overrides its " + kind
+                  : LimiterRegistry.original(id).settings()));
     }
     if (keyVerdict == KeyTypes.Verdict.AT_RUN_TIME) {
       keyedAtRunTime(id, keyIndex, method.parameterTypes[keyIndex], origin);
@@ -436,9 +463,9 @@ final class LimitWeaver {
    * an abstract class, {@code Object}): it warns once if a key looks like an identity string.
    */
   private static void keyedAtRunTime(int limiterId, int keyIndex, Type keyType, String origin) {
-    LimiterRegistry.limiter(limiterId)
-        .keysMayBeIdentities(
-            "parameter " + keyIndex + " (" + keyType.getClassName() + ") of " + origin);
+    String source = "parameter " + keyIndex + " (" + keyType.getClassName() + ") of " + origin;
+    LimiterRegistry.original(limiterId).keysMayBeIdentities(source);
+    LimiterRegistry.limiter(limiterId).keysMayBeIdentities(source); // an override's, if any
   }
 
   /** The index of the parameter carrying {@code @LimitKey}, or -1; more than one is a problem. */
@@ -563,9 +590,10 @@ final class LimitWeaver {
     return new Fallback(chosen, chosen == taking);
   }
 
-  private static Binding refuse(String name, String origin, String message) {
+  private static Binding refuse(String name, String origin, String message, ClassLoader loader) {
     AgentLog.error(message + " (every call of the method throws IllegalStateException)");
-    return new Binding(LimiterRegistry.add(new RefusedLimiter(name, origin, message)), name);
+    return new Binding(
+        LimiterRegistry.add(new RefusedLimiter(name, origin, message), loader), name);
   }
 
   private static LimitSpec.Builder readTokenBucket(Map<String, Object> a) {
@@ -755,6 +783,13 @@ final class LimitWeaver {
 
     /** Methods whose code becomes a throw of {@link IllegalStateException}, with its message. */
     final Map<String, String> failClosed = new HashMap<String, String>();
+
+    /** The class's loader (null: the bootstrap loader): its invalid limiters go with it. */
+    final ClassLoader loader;
+
+    Plan(ClassLoader loader) {
+      this.loader = loader;
+    }
 
     boolean isEmpty() {
       return prologues.isEmpty();

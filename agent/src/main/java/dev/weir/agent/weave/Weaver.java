@@ -80,6 +80,31 @@ final class Weaver {
     this.limits = new LimitWeaver(clock, config);
   }
 
+  /**
+   * Replaces the config file's limits (a reload).
+   *
+   * @param config the new limits
+   */
+  void setConfig(ConfigLimits config) {
+    limits.setConfig(config);
+  }
+
+  /**
+   * Forgets what was noted of classes of collected class loaders, and of limiters dropped.
+   *
+   * @param loaderIds the numbers of the collected loaders
+   * @param limiterIds the ids freed
+   */
+  void forget(Set<Integer> loaderIds, Set<Integer> limiterIds) {
+    for (java.util.Iterator<String> i = movedAtLoad.keySet().iterator(); i.hasNext(); ) {
+      String key = i.next();
+      if (loaderIds.contains(Integer.parseInt(key.substring(0, key.indexOf(':'))))) {
+        i.remove();
+      }
+    }
+    limits.forget(limiterIds);
+  }
+
   /** The JVM now resolves native methods renamed with {@link #MOVED_PREFIX}. */
   void nativePrefixSet() {
     nativePrefix = true;

@@ -26,9 +26,9 @@ public final class WeirInstaller {
    * @param instrumentation the JVM's instrumentation
    * @param premain true at JVM start ({@code -javaagent}), false on attach
    * @param version the agent's version, for the start line
-   * @return true if the agent now weaves; false if it is disabled or refused to start
+   * @return what now weaves; null if the agent is disabled or refused to start
    */
-  public static boolean install(
+  public static Weaving install(
       String args, Instrumentation instrumentation, boolean premain, String version) {
     int[] section = CallDepth.enterWeir(); // config limits never charge the agent's start
     try {
@@ -38,7 +38,7 @@ public final class WeirInstaller {
     }
   }
 
-  private static boolean installOwn(
+  private static Weaving installOwn(
       String args, Instrumentation instrumentation, boolean premain, String version) {
     AgentArgs arguments = AgentArgs.parse(args, System.getProperties());
     AgentLog.setLevel(arguments.logLevel());
@@ -48,11 +48,11 @@ public final class WeirInstaller {
     }
     if (!premain && !arguments.errors().isEmpty()) {
       AgentLog.error("the attach does nothing: its arguments could not be read");
-      return false;
+      return null;
     }
     if (!arguments.enabled()) {
       AgentLog.info("weir " + version + " is disabled (enabled=false): nothing is woven");
-      return false;
+      return null;
     }
     final NanoClock clock = NanoClock.SYSTEM;
     ConfigLimits config = ConfigLimits.NONE;
@@ -76,7 +76,7 @@ public final class WeirInstaller {
           System.exit(1);
         }
         AgentLog.error(arguments.configPath() + ": the attach does nothing");
-        return false;
+        return null;
       }
       for (String warning : file.warnings()) {
         AgentLog.warn(warning);
@@ -87,7 +87,6 @@ public final class WeirInstaller {
               + (file.limits().size() == 1 ? " limit from " : " limits from ")
               + arguments.configPath()
               + (file.limits().isEmpty() ? "" : " (" + String.join(", ", config.names()) + ")");
-      ConfigReporter.start(config);
     }
     final ConfigLimits limits = config;
     WeirTransformer transformer =
@@ -110,7 +109,12 @@ public final class WeirInstaller {
       // JDK classes loaded meanwhile are retransformed below.
       transformer.prepareNow();
     }
-    instrumentation.addTransformer(transformer, !premain || limits.hasPatterns());
+    boolean retransforming = !premain || limits.hasPatterns();
+    instrumentation.addTransformer(transformer, retransforming);
+    transformer.installed(retransforming);
+    if (arguments.configPath() != null) {
+      ConfigReporter.start(transformer);
+    }
     if (instrumentation.isNativeMethodPrefixSupported()) {
       // a limited native method is renamed $weir$NAME behind a wrapper; the JVM links it still
       instrumentation.setNativeMethodPrefix(transformer, Weaver.MOVED_PREFIX);
@@ -131,6 +135,7 @@ public final class WeirInstaller {
             + "; @TokenBucket and @LeakyBucket methods are limited as their classes load"
             + " (log=debug names each)"
             + retransformed);
-    return true;
+    return new Weaving(
+        instrumentation, transformer, clock, arguments, version, arguments.configPath() != null);
   }
 }

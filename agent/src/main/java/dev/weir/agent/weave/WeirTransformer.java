@@ -49,7 +49,10 @@ final class WeirTransformer implements ClassFileTransformer {
   private static final int RETRANSFORM_BATCH = 500;
 
   private final Callable<Weaver> weaverFactory;
-  private final ConfigLimits config;
+
+  /** The config file's limits: replaced by a reload. */
+  private volatile ConfigLimits config;
+
   private final ModuleEdges modules;
 
   /** Per thread: 1 while this transformer weaves on it (a plain cell, cleared without a call). */
@@ -68,6 +71,21 @@ final class WeirTransformer implements ClassFileTransformer {
 
   /** Whether the JVM resolves natives renamed with {@link Weaver#MOVED_PREFIX}. */
   private volatile boolean nativePrefix;
+
+  /** Whether the JVM calls this transformer when classes are retransformed. */
+  private volatile boolean retransforms;
+
+  /**
+   * Set once a retransformation-capable registration has taken over from this one, which was
+   * registered without ({@link #becomeRetransforming}): this registration then does nothing.
+   */
+  private volatile boolean handedOver;
+
+  /** A class whose loading is awaited (the application's log manager), or null. */
+  private volatile String watched;
+
+  /** Whether {@link #watched} has loaded. */
+  private volatile boolean watchedSeen;
 
   /**
    * Creates the transformer.
@@ -98,8 +116,102 @@ final class WeirTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classFile) {
+    if (handedOver) {
+      return null;
+    }
+    return transformAny(loader, internalName, classBeingRedefined, classFile);
+  }
+
+  /**
+   * Records how the transformer was registered.
+   *
+   * @param canRetransform whether the JVM calls it when classes are retransformed
+   */
+  void installed(boolean canRetransform) {
+    retransforms = canRetransform;
+  }
+
+  /**
+   * Whether the JVM calls this transformer when classes are retransformed.
+   *
+   * @return true if it does
+   */
+  boolean retransforms() {
+    return retransforms;
+  }
+
+  /**
+   * Registers this transformer's weaving again, retransformation-capable, for a reload that brings
+   * the first config patterns to an agent started without any (start-up is cheaper without). The
+   * old registration does nothing from then on. A class woven at load by the old registration is
+   * handed to the new one already woven, on load and on retransformation: it is left as it is (its
+   * annotations are woven; a new pattern does not reach it until the JVM restarts, which is
+   * reported).
+   *
+   * @param instrumentation the JVM's instrumentation
+   */
+  synchronized void becomeRetransforming(Instrumentation instrumentation) {
+    ClassFileTransformer capable =
+        new ClassFileTransformer() {
+          @Override
+          public byte[] transform(
+              ClassLoader loader,
+              String internalName,
+              Class<?> classBeingRedefined,
+              ProtectionDomain protectionDomain,
+              byte[] classFile) {
+            if (classFile != null && contains(classFile, BRIDGE)) {
+              if (classBeingRedefined != null
+                  && config.mayMatchType(classBeingRedefined.getName(), loader)) {
+                AgentLog.warn(
+                    "cannot weave "
+                        + classBeingRedefined.getName()
+                        + " again for the reloaded config: it was woven when it loaded, before any"
+                        + " config pattern; new patterns reach its methods after a restart");
+              }
+              return null; // woven by the first registration, during the hand-over or at load
+            }
+            return transformAny(loader, internalName, classBeingRedefined, classFile);
+          }
+        };
+    instrumentation.addTransformer(capable, true);
+    if (nativePrefix) {
+      instrumentation.setNativeMethodPrefix(capable, Weaver.MOVED_PREFIX);
+    }
+    handedOver = true;
+    retransforms = true;
+  }
+
+  /** A name every woven class's constant pool holds, and no other class's. */
+  private static final String BRIDGE = "dev/weir/agent/bootstrap/WeirBridge";
+
+  private static boolean contains(byte[] classFile, String name) {
+    return new String(classFile, 0, classFile.length, StandardCharsets.ISO_8859_1).contains(name);
+  }
+
+  /**
+   * Forgets what was noted of classes of collected class loaders, and of limiters dropped.
+   *
+   * @param loaderIds the numbers of the collected loaders
+   * @param limiterIds the ids freed
+   */
+  void forget(Set<Integer> loaderIds, Set<Integer> limiterIds) {
+    config.forgetLoaders(loaderIds);
+    Weaver w = weaver;
+    if (w != null) {
+      w.forget(loaderIds, limiterIds);
+    }
+  }
+
+  private byte[] transformAny(
+      ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
     if (unwovenOnOverflow != null) {
       reportUnwovenOnOverflow();
+    }
+    String w = watched;
+    if (w != null && w.equals(internalName)) {
+      watchedSeen = true;
+      watched = null;
     }
     try {
       if (!config.hasPatterns()) { // no config limit could charge the agent's own work
@@ -122,6 +234,30 @@ final class WeirTransformer implements ClassFileTransformer {
         return null;
       }
     }
+  }
+
+  /**
+   * Notices when the class of this internal name loads, from now on.
+   *
+   * @param internalName the class's internal name
+   */
+  void watchFor(String internalName) {
+    watched = internalName;
+  }
+
+  /**
+   * Whether the watched class has been seen loading.
+   *
+   * @return true if it was seen
+   */
+  boolean sawWatched() {
+    return watchedSeen;
+  }
+
+  /** Records that the watched class is loaded (found among the loaded classes). */
+  void markSeen() {
+    watchedSeen = true;
+    watched = null;
   }
 
   /**
@@ -269,10 +405,7 @@ final class WeirTransformer implements ClassFileTransformer {
       if (internalName.startsWith(OWN_PREFIX)) {
         continue;
       }
-      boolean candidate =
-          config.hasPatterns()
-              && (config.noteLoaded(type)
-                  || config.mayMatchType(type.getName(), type.getClassLoader()));
+      boolean candidate = patternsMayMatch(config, type);
       if (!candidate && scanAnnotations && !isSkipped(internalName)) {
         byte[] classFile = classFileOf(type, internalName);
         candidate = classFile == null || mentionsLimit(internalName, classFile);
@@ -287,6 +420,57 @@ final class WeirTransformer implements ClassFileTransformer {
     retransform(instrumentation, batch);
     wovenNames = null;
     return names.size();
+  }
+
+  private static boolean patternsMayMatch(ConfigLimits limits, Class<?> type) {
+    return limits.hasPatterns()
+        && (limits.noteLoaded(type) || limits.mayMatchType(type.getName(), type.getClassLoader()));
+  }
+
+  /**
+   * After a reload: retransforms the loaded classes whose weaving it may change, so that they
+   * follow the new limits: those the old or the new patterns may match (when the patterns changed),
+   * and those named.
+   *
+   * @param instrumentation the JVM's instrumentation
+   * @param previous the limits before the reload
+   * @param patternsChanged whether any pattern, its key or its limiter changed
+   * @param classNames binary names of more classes to retransform (annotated classes whose override
+   *     changed)
+   * @return the number of classes retransformed
+   */
+  int retransformForReload(
+      Instrumentation instrumentation,
+      ConfigLimits previous,
+      boolean patternsChanged,
+      Set<String> classNames) {
+    if (!patternsChanged && classNames.isEmpty()) {
+      return 0;
+    }
+    ConfigLimits limits = config;
+    List<Class<?>> batch = new ArrayList<Class<?>>();
+    int count = 0;
+    for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+      if (type.isArray() || type.isPrimitive() || !instrumentation.isModifiableClass(type)) {
+        continue;
+      }
+      if (type.getName().startsWith("dev.weir.agent.")) {
+        continue;
+      }
+      boolean candidate =
+          classNames.contains(type.getName())
+              || patternsChanged
+                  && (patternsMayMatch(limits, type) || patternsMayMatch(previous, type));
+      if (candidate) {
+        batch.add(type);
+        count++;
+      }
+      if (batch.size() == RETRANSFORM_BATCH) {
+        retransform(instrumentation, batch);
+      }
+    }
+    retransform(instrumentation, batch);
+    return count;
   }
 
   private static void retransform(Instrumentation instrumentation, List<Class<?>> batch) {
@@ -315,14 +499,15 @@ final class WeirTransformer implements ClassFileTransformer {
     if (mentionsLimit(internalName, classFile)) {
       return true;
     }
-    if (internalName == null || !config.hasPatterns() || internalName.startsWith(OWN_PREFIX)) {
+    ConfigLimits limits = config;
+    if (internalName == null || !limits.hasPatterns() || internalName.startsWith(OWN_PREFIX)) {
       return false;
     }
     boolean subtype =
-        config.hasSubtypePatterns()
+        limits.hasSubtypePatterns()
             && classFile != null
-            && config.noteSupertypes(internalName, ClassHeader.supertypes(classFile), loader);
-    return subtype || config.mayMatchType(internalName.replace('/', '.'), loader);
+            && limits.noteSupertypes(internalName, ClassHeader.supertypes(classFile), loader);
+    return subtype || limits.mayMatchType(internalName.replace('/', '.'), loader);
   }
 
   static boolean mentionsLimit(String internalName, byte[] classFile) {
@@ -366,6 +551,29 @@ final class WeirTransformer implements ClassFileTransformer {
    * prefix registered for this transformer: native methods of classes that load from now on can be
    * limited through a wrapper.
    */
+  /**
+   * Replaces the config file's limits (a reload): classes woven from now on, retransformed ones
+   * included, follow {@code next}.
+   *
+   * @param next the new limits
+   */
+  synchronized void setConfig(ConfigLimits next) {
+    config = next;
+    Weaver w = weaver;
+    if (w != null) {
+      w.setConfig(next);
+    }
+  }
+
+  /**
+   * The config file's limits now.
+   *
+   * @return the limits
+   */
+  ConfigLimits config() {
+    return config;
+  }
+
   void nativePrefixSet() {
     nativePrefix = true;
     Weaver w = weaver; // volatile write, then read: the weaver's creation sees one or the other
@@ -381,6 +589,7 @@ final class WeirTransformer implements ClassFileTransformer {
         w = weaver;
         if (w == null) {
           w = weaverFactory.call();
+          w.setConfig(config);
           weaver = w;
           if (nativePrefix) {
             w.nativePrefixSet();

@@ -56,7 +56,8 @@ class AgentArgsTest {
         AgentArgs.parse("enabled=maybe,log=loud,colour=blue,novalue", new Properties());
     assertEquals(
         List.of(
-            "unknown agent argument 'colour' (known: config, log, enabled, maxKeys), was colour=blue",
+            "unknown agent argument 'colour' (known: config, log, enabled, maxKeys, watch,"
+                + " prometheus, summary, drainOnExit), was colour=blue",
             "agent argument 'novalue' must be key=value (jcmd drops '=value' unless the options"
                 + " are quoted: JVMTI.agent_load weir-agent.jar '\"key=value,key=value\"')",
             "log must be info, debug or off, was 'loud'",

@@ -1,0 +1,89 @@
+package dev.weir.agent.ops;
+
+import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.LimiterRegistry;
+import dev.weir.agent.weave.Weaving;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The agent's MBean, and the one way a config reload is made (the operation, an attach with {@code
+ * config=}, a watch), so that every reload is counted. Thread-safe.
+ */
+final class AgentBean implements AgentMBean {
+  private final Weaving weaving;
+  private final AtomicLong succeeded = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private volatile String lastError = "";
+
+  AgentBean(Weaving weaving) {
+    this.weaving = weaving;
+  }
+
+  /**
+   * Reloads, counting the outcome.
+   *
+   * @param path the file to read; null for the current config file
+   * @param content its bytes, read already; null to read them
+   * @return what changed, or every error
+   */
+  Weaving.Reloaded reload(String path, byte[] content) {
+    Weaving.Reloaded r = content == null ? weaving.reload(path) : weaving.reload(path, content);
+    if (r.applied) {
+      succeeded.incrementAndGet();
+    } else {
+      failed.incrementAndGet();
+      lastError = String.join("\n", r.lines);
+    }
+    return r;
+  }
+
+  @Override
+  public String getVersion() {
+    return weaving.version();
+  }
+
+  @Override
+  public String getConfigFile() {
+    String path = weaving.configPath();
+    return path == null ? "" : path;
+  }
+
+  @Override
+  public String[] getLimiters() {
+    TreeSet<String> names = new TreeSet<String>();
+    for (LimiterRegistry.Slot slot : LimiterRegistry.slots()) {
+      if (slot.limiter instanceof BucketLimiter) {
+        names.add(slot.limiter.name());
+      }
+    }
+    return names.toArray(new String[0]);
+  }
+
+  @Override
+  public long getReloadsSucceeded() {
+    return succeeded.get();
+  }
+
+  @Override
+  public long getReloadsFailed() {
+    return failed.get();
+  }
+
+  @Override
+  public String getLastReloadError() {
+    return lastError;
+  }
+
+  @Override
+  public String reloadConfig() {
+    Weaving.Reloaded r = reload(null, null);
+    if (!r.applied) {
+      throw new IllegalArgumentException(String.join("\n", r.lines));
+    }
+    List<String> lines = new ArrayList<String>(r.lines);
+    return lines.isEmpty() ? "nothing changed" : String.join("\n", lines);
+  }
+}

@@ -1,0 +1,233 @@
+package dev.weir.agent.weave;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.config.AgentArgs;
+import dev.weir.agent.config.ConfigFile;
+import java.io.File;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The agent once it weaves: what the management layer needs of the weaving layer, config reload
+ * above all. One per JVM. Thread-safe: reloads are serialized.
+ */
+public final class Weaving {
+  private final Instrumentation instrumentation;
+  private final WeirTransformer transformer;
+  private final NanoClock clock;
+  private final String version;
+  private volatile AgentArgs arguments;
+  private volatile String configPath;
+  private boolean reporting;
+
+  Weaving(
+      Instrumentation instrumentation,
+      WeirTransformer transformer,
+      NanoClock clock,
+      AgentArgs arguments,
+      String version,
+      boolean reporting) {
+    this.instrumentation = instrumentation;
+    this.transformer = transformer;
+    this.clock = clock;
+    this.arguments = arguments;
+    this.configPath = arguments.configPath();
+    this.version = version;
+    this.reporting = reporting;
+  }
+
+  /**
+   * The agent's version.
+   *
+   * @return for example {@code 0.1.0}
+   */
+  public String version() {
+    return version;
+  }
+
+  /**
+   * The arguments the agent runs with (the latest attach's, after a reload by attach).
+   *
+   * @return the arguments
+   */
+  public AgentArgs arguments() {
+    return arguments;
+  }
+
+  /**
+   * Takes the arguments of a later attach as the agent's own (its {@code log}, {@code summary} and
+   * {@code watch}; the management layer applies them).
+   *
+   * @param next the arguments
+   */
+  public void arguments(AgentArgs next) {
+    arguments = next;
+  }
+
+  /**
+   * The config file.
+   *
+   * @return its path as given, or null if the agent runs without one
+   */
+  public String configPath() {
+    return configPath;
+  }
+
+  /**
+   * The names of the config file's limits now.
+   *
+   * @return the names, in file order
+   */
+  public List<String> configLimitNames() {
+    return transformer.config().names();
+  }
+
+  /** What a reload did. */
+  public static final class Reloaded {
+    /** Whether the file was applied; false: nothing changed. */
+    public final boolean applied;
+
+    /** Applied: one line per change (none if the file was as before). Refused: every error. */
+    public final List<String> lines;
+
+    Reloaded(boolean applied, List<String> lines) {
+      this.applied = applied;
+      this.lines = Collections.unmodifiableList(lines);
+    }
+  }
+
+  /**
+   * Re-reads the config file and applies it whole or not at all (SPEC "Live control"): any error
+   * (the file's, a key type's, a live change the core refuses) leaves every limit as it was and is
+   * returned; a valid file is applied at once, and the loaded classes whose weaving it changes are
+   * retransformed.
+   *
+   * @param path the file to read, which becomes the config file; null for the current one
+   * @return what changed, or every error
+   */
+  public Reloaded reload(String path) {
+    String file = path != null ? path : configPath;
+    if (file == null) {
+      return refused(
+          "no config file to reload: the agent was started without config= (attach with"
+              + " config=PATH to give one)");
+    }
+    byte[] content;
+    try {
+      content = Files.readAllBytes(new File(file).toPath());
+    } catch (IOException e) {
+      return refused(file + ": cannot read the config file (" + e + ")");
+    }
+    return reload(file, content);
+  }
+
+  /**
+   * {@link #reload(String)} of content read already (a watch compares the bytes it read).
+   *
+   * @param file the file
+   * @param content its bytes
+   * @return what changed, or every error
+   */
+  public synchronized Reloaded reload(String file, byte[] content) {
+    int[] section = dev.weir.agent.bootstrap.CallDepth.enterWeir(); // config limits charge none
+    try {
+      return reloadOwn(file, content);
+    } finally {
+      section[0]--;
+    }
+  }
+
+  private Reloaded reloadOwn(String file, byte[] content) {
+    ConfigFile read = ConfigFile.read(file, content);
+    List<String> errors = read.errors();
+    if (errors.isEmpty()) {
+      errors = KeyTypes.configErrors(read.limits(), ClassLoader.getSystemClassLoader());
+    }
+    ConfigLimits old = transformer.config();
+    if (errors.isEmpty()) {
+      errors = old.reloadErrors(read.limits());
+    }
+    if (!errors.isEmpty()) {
+      List<String> lines = new ArrayList<String>(errors);
+      return refused(lines.toArray(new String[0]));
+    }
+    for (String warning : read.warnings()) {
+      AgentLog.warn(warning);
+    }
+    ConfigLimits.Reload reload = old.reload(read.limits(), clock);
+    int woven = 0;
+    if (reload.patternsChanged && reload.next.hasPatterns() && !transformer.retransforms()) {
+      transformer.becomeRetransforming(instrumentation);
+    }
+    transformer.setConfig(reload.next);
+    if (reload.patternsChanged && transformer.retransforms()) {
+      woven =
+          transformer.retransformForReload(
+              instrumentation, old, true, Collections.<String>emptySet());
+    }
+    configPath = file;
+    if (!reporting && reload.next != ConfigLimits.NONE) {
+      ConfigReporter.start(transformer);
+      reporting = true;
+    }
+    List<String> lines = new ArrayList<String>(reload.changes);
+    AgentLog.info(
+        "config reloaded from "
+            + file
+            + ": "
+            + (lines.isEmpty() ? "nothing changed" : String.join("; ", lines))
+            + (woven > 0 ? "; " + woven + " loaded classes woven again" : ""));
+    return new Reloaded(true, lines);
+  }
+
+  private static Reloaded refused(String... errors) {
+    List<String> lines = new ArrayList<String>();
+    for (String error : errors) {
+      AgentLog.error(error);
+      lines.add(error);
+    }
+    AgentLog.error("the config file was not applied: every limit stays as it was");
+    return new Reloaded(false, lines);
+  }
+
+  /**
+   * Forgets what weaving noted of classes of collected class loaders, and of limiters dropped.
+   *
+   * @param loaderIds the numbers of the collected loaders
+   * @param limiterIds the ids freed
+   */
+  public void forget(Set<Integer> loaderIds, Set<Integer> limiterIds) {
+    transformer.forget(loaderIds, limiterIds);
+  }
+
+  /**
+   * Starts noticing when a class of this name loads (one look at the classes loaded already, then a
+   * string compare per class load), for {@link #watchedClassLoaded}.
+   *
+   * @param binaryName the class's binary name, such as {@code org.jboss.logmanager.LogManager}
+   */
+  public void watchForClass(String binaryName) {
+    transformer.watchFor(binaryName.replace('.', '/'));
+    for (Class<?> c : instrumentation.getAllLoadedClasses()) {
+      if (c.getName().equals(binaryName)) {
+        transformer.markSeen();
+        return;
+      }
+    }
+  }
+
+  /**
+   * Whether the class given to {@link #watchForClass} has loaded.
+   *
+   * @return true once it has
+   */
+  public boolean watchedClassLoaded() {
+    return transformer.sawWatched();
+  }
+}
