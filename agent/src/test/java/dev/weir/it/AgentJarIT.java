@@ -61,6 +61,7 @@ class AgentJarIT {
               name.matches("dev/weir/[A-Za-z$]+\\.class")
                   || name.startsWith("dev/weir/agent/bootstrap/")
                   || name.startsWith("dev/weir/agent/shaded/org/HdrHistogram/")
+                  || name.startsWith("dev/weir/agent/cli/")
                   || name.equals("dev/weir/agent/WeirAgent.class");
           if (!bootstrapTier) {
             strays.add(name);

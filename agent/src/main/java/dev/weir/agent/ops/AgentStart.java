@@ -19,6 +19,9 @@ import java.util.Properties;
  * bootstrap initializer. Thread-safe: starts are serialized by the initializer.
  */
 public final class AgentStart {
+  /** The system property that says Weir runs in this JVM, and its version. */
+  static final String VERSION_PROPERTY = "dev.weir.agent.version";
+
   private static AgentBean agent;
   private static Weaving weaving;
   private static ConfigWatch watch;
@@ -67,6 +70,7 @@ public final class AgentStart {
       drainOnExit(arguments.drainOnExitMillis());
     }
     management.start();
+    System.setProperty(VERSION_PROPERTY, version); // how the command line finds Weir's JVMs
     return true;
   }
 

@@ -1,0 +1,586 @@
+package dev.weir.agent.cli;
+
+import java.io.File;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.MBeanException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.RuntimeMBeanException;
+
+/**
+ * The command line, {@code java -jar weir-agent.jar COMMAND}: reads and steers the limiters of a
+ * local JVM running Weir through its MBeans, over the JDK's local management connector (no agent is
+ * loaded, except by {@code attach}). Runs on JDK 9 or later.
+ *
+ * <p>Exit status: 0; 1 when the command failed, with one line naming the problem (for {@code
+ * reload} and {@code attach}, every error, one per line); 2 with the usage for a bad command line.
+ */
+public final class WeirCommand {
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: java -jar weir-agent.jar COMMAND",
+          "  list                      the local JVMs running Weir",
+          "  status PID                PID's limiters",
+          "  top PID                   the same each second, with rates per second (Ctrl-C stops)",
+          "  set PID LIMITER [rate=PERMITS_PER_SECOND] [capacity=PERMITS] [dryRun=true|false]",
+          "                            a live change",
+          "  reload PID                re-read PID's config file; print what changed, or every error",
+          "  attach PID [ARGS]         load the agent into PID with ARGS (config=...,log=...)");
+
+  private static final String AGENT = "dev.weir:type=Agent";
+  private static final String LIMITERS = "dev.weir:type=Limiter,*";
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  WeirCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /** A bad command line: the usage is printed and the status is 2. */
+  static final class Usage extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Usage(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Runs a command.
+   *
+   * @param args the command and its arguments
+   */
+  public static void main(String[] args) {
+    System.exit(new WeirCommand(System.out, System.err).run(args));
+  }
+
+  int run(String[] args) {
+    try {
+      if (args.length == 0) {
+        throw new Usage("no command");
+      }
+      String command = args[0];
+      List<String> rest = Arrays.asList(args).subList(1, args.length);
+      if (command.equals("list")) {
+        expect(rest, 0, 0);
+        return list();
+      }
+      if (command.equals("status")) {
+        expect(rest, 1, 1);
+        return status(pid(rest.get(0)));
+      }
+      if (command.equals("top")) {
+        expect(rest, 1, 1);
+        return top(pid(rest.get(0)));
+      }
+      if (command.equals("set")) {
+        expect(rest, 3, 5);
+        return set(pid(rest.get(0)), rest.get(1), changes(rest.subList(2, rest.size())));
+      }
+      if (command.equals("reload")) {
+        expect(rest, 1, 1);
+        return reload(pid(rest.get(0)));
+      }
+      if (command.equals("attach")) {
+        expect(rest, 1, 2);
+        return attach(pid(rest.get(0)), rest.size() > 1 ? rest.get(1) : null);
+      }
+      if (command.equals("help") || command.equals("--help") || command.equals("-h")) {
+        out.println(USAGE);
+        return 0;
+      }
+      throw new Usage("unknown command '" + command + "'");
+    } catch (Usage e) {
+      err.println("weir: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    } catch (Jvm.Failure e) {
+      err.println("weir: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static void expect(List<String> rest, int min, int max) throws Usage {
+    if (rest.size() < min) {
+      throw new Usage("missing arguments");
+    }
+    if (rest.size() > max) {
+      throw new Usage("too many arguments: " + rest.subList(max, rest.size()));
+    }
+  }
+
+  private static String pid(String text) throws Usage {
+    if (!text.matches("[0-9]+")) {
+      throw new Usage("PID must be a process id (a whole number), was '" + text + "'");
+    }
+    return text;
+  }
+
+  private int list() throws Jvm.Failure {
+    String self = selfPid();
+    List<String[]> rows = new ArrayList<String[]>();
+    for (String[] jvm : Jvm.list()) {
+      if (jvm[0].equals(self)) {
+        continue;
+      }
+      try (Jvm target = Jvm.attach(jvm[0])) {
+        if (target.weirVersion() == null) {
+          continue;
+        }
+        String count;
+        try {
+          String[] names = (String[]) target.mbeans().getAttribute(agent(), "Limiters");
+          count = String.valueOf(names.length);
+        } catch (Exception e) {
+          count = "?";
+        }
+        String main = jvm[1].isEmpty() ? "?" : jvm[1].split(" ")[0];
+        rows.add(new String[] {jvm[0], main, count});
+      } catch (Jvm.Failure notAttachable) {
+        // another user's JVM, or one that has just stopped
+      }
+    }
+    out.println(String.format(Locale.ROOT, "%-8s %-60s %9s", "PID", "MAIN CLASS", "LIMITERS"));
+    for (String[] row : rows) {
+      out.println(String.format(Locale.ROOT, "%-8s %-60s %9s", row[0], row[1], row[2]));
+    }
+    return 0;
+  }
+
+  private static String selfPid() {
+    String name = java.lang.management.ManagementFactory.getRuntimeMXBean().getName();
+    int at = name.indexOf('@');
+    return at > 0 ? name.substring(0, at) : name;
+  }
+
+  private static ObjectName agent() {
+    try {
+      return new ObjectName(AGENT);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Attaches and checks that Weir runs there; the caller closes it. */
+  private static Jvm weir(String pid) throws Jvm.Failure {
+    Jvm jvm = Jvm.attach(pid);
+    try {
+      if (jvm.weirVersion() == null) {
+        throw new Jvm.Failure(
+            "JVM " + pid + " runs no Weir agent (attach one: attach " + pid + ")");
+      }
+      MBeanServerConnection mbeans = jvm.mbeans();
+      for (int i = 0; i < 40 && !mbeans.isRegistered(agent()); i++) {
+        Thread.sleep(50); // started a moment ago: its MBeans come within a second
+      }
+      if (!mbeans.isRegistered(agent())) {
+        throw new Jvm.Failure(
+            "JVM "
+                + pid
+                + " runs Weir, but its MBeans are not registered yet (an application log manager"
+                + " that has not loaded holds them back)");
+      }
+      return jvm;
+    } catch (Jvm.Failure e) {
+      jvm.close();
+      throw e;
+    } catch (Exception e) {
+      jvm.close();
+      throw new Jvm.Failure("JVM " + pid + ": " + e);
+    }
+  }
+
+  /** One limiter's row. */
+  private static final class Row {
+    final String name;
+    final Map<String, Object> values = new HashMap<String, Object>();
+
+    Row(String name) {
+      this.name = name;
+    }
+
+    double number(String attribute) {
+      Object v = values.get(attribute);
+      return v instanceof Number ? ((Number) v).doubleValue() : 0;
+    }
+  }
+
+  private static final String[] COLUMNS = {
+    "Kind",
+    "Rate",
+    "Capacity",
+    "AvailablePermits",
+    "Granted",
+    "Rejected",
+    "Waited",
+    "WaitP99Millis",
+    "DryRun"
+  };
+
+  private static List<Row> rows(MBeanServerConnection mbeans) throws Exception {
+    List<Row> rows = new ArrayList<Row>();
+    Set<ObjectName> names = mbeans.queryNames(new ObjectName(LIMITERS), null);
+    for (ObjectName name : names) {
+      String label = ObjectName.unquote(quoted(name.getKeyProperty("name")));
+      String loader = name.getKeyProperty("loader");
+      Row row = new Row(loader == null ? label : label + " @" + loader);
+      try {
+        for (Object a : mbeans.getAttributes(name, COLUMNS).asList()) {
+          Attribute attribute = (Attribute) a;
+          row.values.put(attribute.getName(), attribute.getValue());
+        }
+      } catch (javax.management.InstanceNotFoundException gone) {
+        continue; // its class loader went meanwhile
+      }
+      rows.add(row);
+    }
+    Collections.sort(
+        rows,
+        new Comparator<Row>() {
+          @Override
+          public int compare(Row a, Row b) {
+            return a.name.compareTo(b.name);
+          }
+        });
+    return rows;
+  }
+
+  private static String quoted(String value) {
+    return value.startsWith("\"") ? value : ObjectName.quote(value);
+  }
+
+  /** 77 columns: the table fits an 80-column terminal. */
+  private static final String FORMAT = "%-16s %-8s%7s%6s%6s%9s%9s%8s%7s";
+
+  private static String header(String granted, String rejected, String waited) {
+    return String.format(
+        Locale.ROOT,
+        FORMAT,
+        "LIMITER",
+        "KIND",
+        "RATE/S",
+        "CAP",
+        "AVAIL",
+        granted,
+        rejected,
+        waited,
+        "P99 MS");
+  }
+
+  /** A name in 16 columns: a longer one keeps its end, the part that tells methods apart. */
+  static String fit(String name) {
+    return name.length() <= 16 ? name : "~" + name.substring(name.length() - 15);
+  }
+
+  private static String line(Row row, double granted, double rejected, double waited) {
+    String kind = String.valueOf(row.values.get("Kind"));
+    kind = kind.endsWith("SHAPING") ? "shaping" : kind.endsWith("POLICING") ? "policing" : "token";
+    if (Boolean.TRUE.equals(row.values.get("DryRun"))) {
+      kind = kind.substring(0, Math.min(kind.length(), 4)) + " dry";
+    }
+    return String.format(
+        Locale.ROOT,
+        FORMAT,
+        fit(row.name),
+        kind,
+        compact(row.number("Rate"), 6),
+        compact(row.number("Capacity"), 5),
+        compact(row.number("AvailablePermits"), 5),
+        compact(granted, 8),
+        compact(rejected, 8),
+        compact(waited, 7),
+        compact(row.number("WaitP99Millis"), 6));
+  }
+
+  /**
+   * A number in at most {@code width} characters: whole where whole, else with decimals as room
+   * allows, then scaled with k, M, G, T.
+   */
+  static String compact(double v, int width) {
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      String whole = String.valueOf((long) v);
+      if (whole.length() <= width) {
+        return whole;
+      }
+    } else if (Math.abs(v) < 0.01) {
+      String s = String.format(Locale.ROOT, "%.2g", v);
+      return s.length() <= width ? s : String.format(Locale.ROOT, "%.0e", v);
+    } else {
+      for (int decimals = Math.abs(v) < 1 ? 2 : 1; decimals >= 0; decimals--) {
+        String s = String.format(Locale.ROOT, "%." + decimals + "f", v);
+        if (s.length() <= width) {
+          return s;
+        }
+      }
+    }
+    String[] units = {"k", "M", "G", "T", "P", "E"};
+    double x = v;
+    for (String unit : units) {
+      x /= 1e3;
+      if (Math.abs(x) >= 1e3) {
+        continue;
+      }
+      for (int decimals = 1; decimals >= 0; decimals--) {
+        String s = String.format(Locale.ROOT, "%." + decimals + "f%s", x, unit);
+        if (s.length() <= width) {
+          return s;
+        }
+      }
+    }
+    return String.format(Locale.ROOT, "%.0e", v);
+  }
+
+  private int status(String pid) throws Jvm.Failure {
+    try (Jvm jvm = weir(pid)) {
+      List<Row> rows = rows(jvm.mbeans());
+      out.println(header("GRANTED", "REJECTED", "WAITED"));
+      for (Row row : rows) {
+        out.println(line(row, row.number("Granted"), row.number("Rejected"), row.number("Waited")));
+      }
+      if (rows.isEmpty()) {
+        out.println("(no limiters yet: they appear as their classes load)");
+      }
+      return 0;
+    } catch (Jvm.Failure e) {
+      throw e;
+    } catch (Exception e) {
+      throw new Jvm.Failure("JVM " + pid + ": " + e);
+    }
+  }
+
+  private int top(String pid) throws Jvm.Failure {
+    try (Jvm jvm = weir(pid)) {
+      MBeanServerConnection mbeans = jvm.mbeans();
+      Map<String, double[]> before = counts(rows(mbeans));
+      long last = System.nanoTime();
+      for (; ; ) {
+        Thread.sleep(1_000);
+        List<Row> rows = rows(mbeans);
+        long now = System.nanoTime();
+        double seconds = (now - last) / 1e9;
+        last = now;
+        Map<String, double[]> counts = counts(rows);
+        final Map<String, double[]> rates = new LinkedHashMap<String, double[]>();
+        for (Row row : rows) {
+          double[] c = counts.get(row.name);
+          double[] b = before.containsKey(row.name) ? before.get(row.name) : c;
+          rates.put(
+              row.name,
+              new double[] {
+                (c[0] - b[0]) / seconds, (c[1] - b[1]) / seconds, (c[2] - b[2]) / seconds
+              });
+        }
+        before = counts;
+        Collections.sort(
+            rows,
+            new Comparator<Row>() {
+              @Override
+              public int compare(Row a, Row b) {
+                double x = rates.get(a.name)[0] + rates.get(a.name)[1];
+                double y = rates.get(b.name)[0] + rates.get(b.name)[1];
+                return x != y ? Double.compare(y, x) : a.name.compareTo(b.name);
+              }
+            });
+        StringBuilder screen = new StringBuilder("\033[H\033[2J");
+        screen
+            .append(
+                String.format(
+                    Locale.ROOT,
+                    "weir top: JVM %s, %d limiters, per second (Ctrl-C stops)",
+                    pid,
+                    rows.size()))
+            .append('\n');
+        screen.append(header("GRANT/S", "REJECT/S", "WAIT/S")).append('\n');
+        for (Row row : rows) {
+          double[] r = rates.get(row.name);
+          screen.append(line(row, r[0], r[1], r[2])).append('\n');
+        }
+        out.print(screen);
+        out.flush();
+      }
+    } catch (InterruptedException e) {
+      return 0;
+    } catch (Jvm.Failure e) {
+      throw e;
+    } catch (Exception e) {
+      throw new Jvm.Failure("JVM " + pid + ": " + e);
+    }
+  }
+
+  private static Map<String, double[]> counts(List<Row> rows) {
+    Map<String, double[]> counts = new HashMap<String, double[]>();
+    for (Row row : rows) {
+      counts.put(
+          row.name,
+          new double[] {row.number("Granted"), row.number("Rejected"), row.number("Waited")});
+    }
+    return counts;
+  }
+
+  /** The changes of {@code set}, in the order applied: capacity, rate, dry run. */
+  private static AttributeList changes(List<String> assignments) throws Usage {
+    Map<String, Attribute> byName = new LinkedHashMap<String, Attribute>();
+    byName.put("capacity", null);
+    byName.put("rate", null);
+    byName.put("dryRun", null);
+    for (String assignment : assignments) {
+      int eq = assignment.indexOf('=');
+      String key = eq < 0 ? assignment : assignment.substring(0, eq);
+      String value = eq < 0 ? "" : assignment.substring(eq + 1);
+      if (!byName.containsKey(key)) {
+        throw new Usage("set takes rate=, capacity= and dryRun=, was '" + assignment + "'");
+      }
+      try {
+        if (key.equals("rate")) {
+          byName.put(key, new Attribute("Rate", Double.parseDouble(value)));
+        } else if (key.equals("capacity")) {
+          byName.put(key, new Attribute("Capacity", Long.parseLong(value.replace("_", ""))));
+        } else if (value.equals("true") || value.equals("false")) {
+          byName.put(key, new Attribute("DryRun", Boolean.parseBoolean(value)));
+        } else {
+          throw new NumberFormatException();
+        }
+      } catch (NumberFormatException e) {
+        throw new Usage(
+            key
+                + (key.equals("dryRun")
+                    ? " must be true or false"
+                    : key.equals("rate")
+                        ? " must be a number of permits per second"
+                        : " must be a whole number of permits")
+                + ", was '"
+                + value
+                + "'");
+      }
+    }
+    AttributeList list = new AttributeList();
+    for (Attribute a : byName.values()) {
+      if (a != null) {
+        list.add(a);
+      }
+    }
+    return list;
+  }
+
+  private int set(String pid, String limiter, AttributeList changes) throws Jvm.Failure {
+    try (Jvm jvm = weir(pid)) {
+      MBeanServerConnection mbeans = jvm.mbeans();
+      Set<ObjectName> named =
+          mbeans.queryNames(
+              new ObjectName("dev.weir:type=Limiter,name=" + quoteIfNeeded(limiter) + ",*"), null);
+      if (named.isEmpty()) {
+        throw new Jvm.Failure("JVM " + pid + " has no limiter named '" + limiter + "'");
+      }
+      if (named.size() > 1) {
+        throw new Jvm.Failure(
+            "JVM "
+                + pid
+                + " has "
+                + named.size()
+                + " limiters named '"
+                + limiter
+                + "' (one per class loader): "
+                + named);
+      }
+      ObjectName name = named.iterator().next();
+      for (Object a : changes) {
+        try {
+          mbeans.setAttribute(name, (Attribute) a);
+        } catch (RuntimeMBeanException | MBeanException e) {
+          Throwable cause = e.getCause() != null ? e.getCause() : e;
+          throw new Jvm.Failure(cause.getMessage());
+        }
+      }
+      Row row = new Row(limiter);
+      for (Object a : mbeans.getAttributes(name, COLUMNS).asList()) {
+        row.values.put(((Attribute) a).getName(), ((Attribute) a).getValue());
+      }
+      out.println(
+          String.format(
+              Locale.ROOT,
+              "'%s': rate %s/s, capacity %s, dry run %s",
+              limiter,
+              compact(row.number("Rate"), 12),
+              compact(row.number("Capacity"), 20),
+              row.values.get("DryRun")));
+      return 0;
+    } catch (Jvm.Failure e) {
+      throw e;
+    } catch (Exception e) {
+      throw new Jvm.Failure("JVM " + pid + ": " + e);
+    }
+  }
+
+  private static String quoteIfNeeded(String value) {
+    for (char c : ",=:\"*?\n".toCharArray()) {
+      if (value.indexOf(c) >= 0) {
+        return ObjectName.quote(value);
+      }
+    }
+    return value;
+  }
+
+  private int reload(String pid) throws Jvm.Failure {
+    try (Jvm jvm = weir(pid)) {
+      MBeanServerConnection mbeans = jvm.mbeans();
+      Object result;
+      try {
+        result = mbeans.invoke(agent(), "reloadConfig", new Object[0], new String[0]);
+      } catch (RuntimeMBeanException | MBeanException e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        for (String line : String.valueOf(cause.getMessage()).split("\n")) {
+          err.println(line);
+        }
+        return 1;
+      }
+      out.println(result);
+      return 0;
+    } catch (Jvm.Failure e) {
+      throw e;
+    } catch (Exception e) {
+      throw new Jvm.Failure("JVM " + pid + ": " + e);
+    }
+  }
+
+  private int attach(String pid, String options) throws Jvm.Failure {
+    String jar = ownJar();
+    try (Jvm jvm = Jvm.attach(pid)) {
+      String failure = jvm.loadAgent(jar, options);
+      String report = jvm.systemProperties().getProperty(Jvm.ATTACH_REPORT, "");
+      boolean errors = failure != null;
+      for (String line : report.isEmpty() ? new String[0] : report.split("\n")) {
+        (line.contains(" ERROR ") ? err : out).println(line);
+        errors |= line.contains(" ERROR ");
+      }
+      if (failure != null && report.isEmpty()) {
+        err.println("weir: JVM " + pid + " did not load the agent: " + failure);
+      }
+      return errors ? 1 : 0;
+    }
+  }
+
+  private static String ownJar() throws Jvm.Failure {
+    try {
+      return new File(WeirCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .getAbsolutePath();
+    } catch (URISyntaxException | RuntimeException e) {
+      throw new Jvm.Failure("cannot find the agent jar this command runs from: " + e);
+    }
+  }
+}

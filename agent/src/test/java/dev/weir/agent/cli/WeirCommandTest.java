@@ -1,0 +1,56 @@
+package dev.weir.agent.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The command line's own parts: its table's numbers and names, and its usage errors. */
+class WeirCommandTest {
+  @Test
+  void numbersFitTheirColumns() {
+    assertEquals("50", WeirCommand.compact(50, 6));
+    assertEquals("0.33", WeirCommand.compact(1 / 3.0, 6));
+    assertEquals("3e-04", WeirCommand.compact(1 / 3600.0, 6), "1 per hour in permits/s");
+    assertEquals("123456", WeirCommand.compact(123_456, 6));
+    assertEquals("123k", WeirCommand.compact(123_456, 5));
+    assertEquals("12345678", WeirCommand.compact(12_345_678, 8));
+    assertEquals("12.3M", WeirCommand.compact(12_345_678, 7));
+    assertEquals("20.3", WeirCommand.compact(20.25, 7), "one decimal past 1");
+    assertEquals("450.6", WeirCommand.compact(450.6, 6));
+  }
+
+  @Test
+  void longNamesKeepTheirEnd() {
+    assertEquals("orders", WeirCommand.fit("orders"));
+    assertEquals("~heck#probe(int)", WeirCommand.fit("dev.weir.examples.AgentCheck#probe(int)"));
+    assertEquals(16, WeirCommand.fit("dev.weir.examples.AgentCheck#probe(int)").length());
+  }
+
+  @Test
+  void aBadCommandLineExitsTwoWithTheUsage() {
+    for (String[] args :
+        new String[][] {
+          {},
+          {"bogus"},
+          {"status"},
+          {"status", "12x"},
+          {"set", "1", "orders", "rate=fast"},
+          {"set", "1", "orders", "speed=3"},
+          {"list", "extra"},
+          {"set", "1", "orders"}
+        }) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int status =
+          new WeirCommand(
+                  new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                  new PrintStream(err, true, StandardCharsets.UTF_8))
+              .run(args);
+      assertEquals(2, status, String.join(" ", args));
+      assertTrue(err.toString(StandardCharsets.UTF_8).contains("usage: java -jar weir-agent.jar"));
+    }
+  }
+}
