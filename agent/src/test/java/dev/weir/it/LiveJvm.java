@@ -29,6 +29,9 @@ final class LiveJvm implements AutoCloseable {
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
   private final Path err;
 
+  /** Put after the last line once the JVM's output has ended. */
+  private static final String END = "\u0000end";
+
   LiveJvm(String jdk, List<String> jvmOptions) throws IOException {
     this.jdk = jdk;
     List<String> command = new ArrayList<>();
@@ -56,6 +59,7 @@ final class LiveJvm implements AutoCloseable {
               } catch (IOException ended) {
                 // the process ended
               }
+              lines.add(END);
             });
     reader.setDaemon(true);
     reader.start();
@@ -78,6 +82,10 @@ final class LiveJvm implements AutoCloseable {
   String next() {
     try {
       String line = lines.poll(30, TimeUnit.SECONDS);
+      if (END.equals(line)) {
+        lines.add(END);
+        throw new AssertionError("the JVM has ended\n" + err());
+      }
       if (line == null) {
         throw new AssertionError("no answer from the JVM\n" + err());
       }
@@ -86,6 +94,16 @@ final class LiveJvm implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
     }
+  }
+
+  /** The next line the JVM printed, waiting up to 5 s; null if none came (it ended, say). */
+  String poll() throws InterruptedException {
+    String line = lines.poll(5, TimeUnit.SECONDS);
+    if (END.equals(line)) {
+      lines.add(END);
+      return null;
+    }
+    return line;
   }
 
   /** Sends one command and returns its answer. */

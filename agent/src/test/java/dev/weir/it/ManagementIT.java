@@ -73,7 +73,7 @@ class ManagementIT {
 
     assertTrue(r.value("agent.Version").matches("\\d+\\.\\d+\\.\\d+.*"));
     assertEquals("", r.value("agent.ConfigFile"));
-    assertEquals("meter,orders,per-client,writes", r.value("agent.Limiters"));
+    assertEquals("meter,orders,per-client,queue,writes", r.value("agent.Limiters"));
     assertEquals("0", r.value("agent.ReloadsSucceeded"));
     assertTrue(r.value("reloadWithoutFile").startsWith("no config file to reload"));
     assertEquals("1", r.all("agent.ReloadsFailed").get(1), "the failed reload is counted");
@@ -125,7 +125,7 @@ class ManagementIT {
       assertTrue(
           list.out
               .lines()
-              .anyMatch(l -> l.matches(app.pid + " +dev\\.weir\\.it\\.fixtures\\.Operated +4")),
+              .anyMatch(l -> l.matches(app.pid + " +dev\\.weir\\.it\\.fixtures\\.Operated +5")),
           list.out);
     }
   }

@@ -158,6 +158,29 @@ class OperationsIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void drainOnExitLetsWaitingCallsLeaveAndRefusesNewOnes(String jdk) throws Exception {
+    for (String args : new String[] {"drainOnExit=5000", null}) {
+      LiveJvm app = LiveJvm.withAgent(jdk, args);
+      List<String> lines = new ArrayList<>();
+      assertEquals("draining", app.send("drain"));
+      for (String line; (line = app.poll()) != null; ) {
+        lines.add(line);
+      }
+      app.close();
+      long admitted = lines.stream().filter(l -> l.equals("drained call admitted")).count();
+      if (args != null) {
+        assertEquals(5, admitted, "each waiting call left at its slot: " + lines);
+        assertTrue(
+            lines.contains("drained next limited retryAfterMax=true"),
+            "a call during the drain is refused, never to be admitted: " + lines);
+      } else {
+        assertTrue(admitted < 5, "without drainOnExit the JVM stops at once: " + lines);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void twentyThousandRedeploysLeaveNothingBehind(String jdk) {
     Result r =
         ForkedJvm.run(
