@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -54,5 +55,53 @@ class LimiterRegistryTest {
       assertNotEquals(id, LimiterRegistry.loaderId(two));
       assertNotEquals(0, id);
     }
+  }
+
+  @Test
+  void aCollectedLoadersLimitersAreDroppedAndTheirIdsReused() throws Exception {
+    URLClassLoader loader = new URLClassLoader(new URL[0]);
+    int owned = LimiterRegistry.register("test-owned", limiter("owned"), loader);
+    int refused = LimiterRegistry.add(limiter("refused"), loader);
+    int jvmWide = LimiterRegistry.register("test-jvm-wide", limiter("wide"));
+    int loaderId = LimiterRegistry.loaderId(loader);
+    loader.close();
+    loader = null; // the only reference: the registry holds loaders weakly
+    LimiterRegistry.Dropped dropped = null;
+    for (int i = 0; i < 100 && (dropped == null || !dropped.loaderIds.contains(loaderId)); i++) {
+      System.gc();
+      Thread.sleep(20);
+      LimiterRegistry.Dropped d = LimiterRegistry.dropCollected();
+      dropped = d != null ? d : dropped;
+    }
+    assertTrue(dropped != null && dropped.loaderIds.contains(loaderId), "the loader was collected");
+    assertEquals(Set.of(owned, refused), dropped.limiterIds);
+    assertThrows(IllegalStateException.class, () -> LimiterRegistry.limiter(owned));
+    assertEquals("wide", LimiterRegistry.limiter(jvmWide).name(), "a JVM-wide limiter stays");
+    assertEquals(null, LimiterRegistry.idOf("test-owned"), "its sharing key is forgotten");
+    int reused = LimiterRegistry.add(limiter("next"));
+    assertTrue(reused == owned || reused == refused, "a freed id is reused: " + reused);
+  }
+
+  @Test
+  void redirectsSendCallsToAnOverrideAndBack() {
+    Limiter own = limiter("mine");
+    Limiter override = limiter("mine");
+    int id = LimiterRegistry.register("test-redirect", own);
+    LimiterRegistry.redirect(id, override);
+    assertSame(override, LimiterRegistry.limiter(id));
+    assertSame(own, LimiterRegistry.original(id));
+    assertTrue(LimiterRegistry.idsNamed("mine").contains(id));
+    LimiterRegistry.redirect(id, null);
+    assertSame(own, LimiterRegistry.limiter(id));
+  }
+
+  @Test
+  void aSupersededLimiterStaysCallableButUnlisted() {
+    Limiter old = limiter("superseded");
+    int id = LimiterRegistry.register("test-superseded", old);
+    assertEquals(id, LimiterRegistry.supersede("test-superseded"));
+    assertSame(old, LimiterRegistry.limiter(id), "code woven before still reaches it");
+    assertTrue(LimiterRegistry.slots().stream().noneMatch(s -> s.id == id));
+    assertNotEquals(id, LimiterRegistry.register("test-superseded", limiter("superseded")));
   }
 }

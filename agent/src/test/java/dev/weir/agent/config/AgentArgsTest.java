@@ -82,4 +82,54 @@ class AgentArgsTest {
                 + " applies"),
         bad.errors());
   }
+
+  @Test
+  void operatorArguments() {
+    AgentArgs args =
+        AgentArgs.parse(
+            "watch=true,prometheus=127.0.0.1:9464,summary=30,drainOnExit=2_000", new Properties());
+    assertTrue(args.errors().isEmpty(), args.errors().toString());
+    assertTrue(args.watch());
+    assertEquals("127.0.0.1", args.prometheusHost());
+    assertEquals(9464, args.prometheusPort());
+    assertEquals(30, args.summarySeconds());
+    assertEquals(2000, args.drainOnExitMillis());
+    assertEquals(
+        List.of("watch", "prometheus", "summary", "drainOnExit"), List.copyOf(args.given()));
+
+    AgentArgs defaults = AgentArgs.parse(null, new Properties());
+    assertFalse(defaults.watch());
+    assertEquals(-1, defaults.prometheusPort(), "nothing listens without the argument");
+    assertEquals(0, defaults.summarySeconds());
+    assertEquals(0, defaults.drainOnExitMillis());
+
+    AgentArgs portOnly = AgentArgs.parse("prometheus=9464", new Properties());
+    assertNull(portOnly.prometheusHost(), "all interfaces");
+    assertEquals(9464, portOnly.prometheusPort());
+    assertEquals("::1", AgentArgs.parse("prometheus=[::1]:9", new Properties()).prometheusHost());
+
+    Properties system = new Properties();
+    system.setProperty("weir.summary", "10");
+    AgentArgs fromProperty = AgentArgs.parse("", system);
+    assertEquals(10, fromProperty.summarySeconds());
+    assertTrue(fromProperty.given().isEmpty(), "a system property is not an attach's argument");
+  }
+
+  @Test
+  void badOperatorArgumentsAreErrorsAndSwitchNothingOn() {
+    AgentArgs args =
+        AgentArgs.parse(
+            "watch=often,prometheus=host:99999,summary=-1,drainOnExit=soon", new Properties());
+    assertEquals(
+        List.of(
+            "watch must be true or false (or yes/no, on/off), was 'often'; the file is not watched",
+            "prometheus must be [HOST:]PORT with a port from 0 to 65535, was 'host:99999'; no"
+                + " metrics are served",
+            "summary must be a whole number from 1 to 2147483647, was '-1'; it is off",
+            "drainOnExit must be a whole number from 1 to 9223372036854775807, was 'soon'; it is"
+                + " off"),
+        args.errors());
+    assertFalse(args.watch());
+    assertEquals(-1, args.prometheusPort());
+  }
 }
