@@ -5,6 +5,7 @@
 #   ContendedPairs        two threads on one word, the floor and Weir taking turns in short slices
 #   WovenCallBenchmark    an annotated method beside the plain one, in a JVM with -javaagent
 #   KeyedAcquireBenchmark per-key acquires beside the plain one
+#   CountedAcquireBenchmark  the limiter with its counts beside the core alone; 1 and 2 threads
 #   startup/run.sh        start-up of 5,000 classes, Weir beside an agent that does nothing
 #   KeyMemory             heap per key at a million keys, and once idle
 #   ShapingAccuracy       departures of a 1,000/s leaky bucket from 8 threads, beside Guava
@@ -26,6 +27,8 @@ jmh -t 1 -f 2 -rf json -rff "$OUT/peers-t1.json" PeerAcquireBenchmark
 jmh -t 2 -f 3 -rf json -rff "$OUT/peers-t2.json" PeerAcquireBenchmark
 jmh -t 1 -f 2 -jvmArgsAppend "-javaagent:$AGENT" -rf json -rff "$OUT/woven.json" WovenCallBenchmark
 jmh -t 1 -f 2 -rf json -rff "$OUT/keyed.json" KeyedAcquireBenchmark
+jmh -t 1 -f 2 -rf json -rff "$OUT/counted-t1.json" CountedAcquireBenchmark
+jmh -t 2 -f 2 -rf json -rff "$OUT/counted-t2.json" CountedAcquireBenchmark
 benchmarks/startup/run.sh 15 | tee "$OUT/startup.md"
 java -Xmx1g -cp "$JAR" dev.weir.benchmarks.KeyMemory | tee "$OUT/memory.txt"
 java -cp "$JAR" dev.weir.benchmarks.ContendedPairs 20 | tee "$OUT/contended.txt"

@@ -181,6 +181,8 @@ public final class Report {
     Map<String, Score> t2 = jmh("peers-t2.json");
     Map<String, Score> woven = jmh("woven.json");
     Map<String, Score> keyed = jmh("keyed.json");
+    Map<String, Score> counted1 = jmh("counted-t1.json");
+    Map<String, Score> counted2 = jmh("counted-t2.json");
     Map<String, String> memory = values("memory.txt");
     Map<String, String> shaping = values("shaping.txt");
     Map<String, String> contended = values("contended.txt");
@@ -190,6 +192,7 @@ public final class Report {
     acquire(body, t1, t2, contended);
     woven(body, woven, t1);
     keyed(body, keyed);
+    counted(body, counted1, counted2);
     startup(body, startup);
     memory(body, memory);
     shaping(body, shaping);
@@ -435,6 +438,43 @@ public final class Report {
     b.append(k.get("plain").text()).append(" | ").append(k.get("oneKey").text()).append(" | ");
     b.append(k.get("thousandKeys").text()).append(" | ").append(k.get("millionKeys").text());
     b.append(" |\n\n");
+  }
+
+  private void counted(StringBuilder b, Map<String, Score> t1, Map<String, Score> t2) {
+    b.append("## What the counts cost
+
+");
+    b.append("The limiter woven code calls (a clock read, the core's CAS, and the granted or ");
+    b.append("rejected count an operator reads) beside the core alone, counting nothing ");
+    b.append("(`CountedAcquireBenchmark`), ns/op.
+
+");
+    b.append("| | available, 1 thread | exhausted, 1 thread | available, 2 threads |");
+    b.append(" exhausted, 2 threads |
+|---|---:|---:|---:|---:|
+");
+    String[] states = {"available", "exhausted", "available", "exhausted"};
+    List<Map<String, Score>> runs = List.of(t1, t1, t2, t2);
+    for (String[] row :
+        new String[][] {{"floor", "floor"}, {"core", "core, no counts"}, {"counted", "limiter, counted"}}) {
+      b.append("| ").append(row[1]);
+      for (int c = 0; c < 4; c++) {
+        b.append(" | ").append(runs.get(c).get(row[0] + "/" + states[c]).text());
+      }
+      b.append(" |\n");
+    }
+    b.append('\n');
+    double worst = 0;
+    for (int c = 0; c < 2; c++) {
+      worst =
+          Math.max(
+              worst,
+              t1.get("counted/" + states[c]).value() - t1.get("core/" + states[c]).value());
+    }
+    goal(
+        "the counts add at most 5 ns to the keyless acquire, one thread",
+        String.format(Locale.ROOT, "adds %.1f ns at most", worst),
+        worst <= 5);
   }
 
   private void startup(StringBuilder b, String table) {

@@ -17,10 +17,11 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Counts</b> are calls, not permits, since the limiter was created: {@link #granted()} calls
  * admitted (at once or after waiting), {@link #rejected()} calls limited (a call answered by a
  * fallback, or interrupted while waiting, included), {@link #waited()} calls admitted after waiting
- * and {@link #totalWaitNanos()} the time they waited. Each is a {@link LongAdder}: an admitted call
- * adds one striped increment and allocates nothing. In a dry run ({@link #dryRun()}) every call is
- * admitted at once and counted granted, and the calls the bucket would have limited or made wait
- * are counted rejected or waited too.
+ * and {@link #totalWaitNanos()} the time they waited. Granted and rejected are {@link
+ * CallCounter}s: a call adds to its thread's own cell with no atomic instruction, and allocates
+ * nothing but a thread's first cell; the waits, on the slow path, are {@link LongAdder}s. In a dry
+ * run ({@link #dryRun()}) every call is admitted at once and counted granted, and the calls the
+ * bucket would have limited or made wait are counted rejected or waited too.
  *
  * <p><b>Live changes</b> ({@link #change}) take effect at the instant they are made: the bucket is
  * replaced by one with the new settings and the state is carried over by {@link
@@ -47,8 +48,8 @@ public final class BucketLimiter extends Limiter {
   private volatile boolean dryRun;
   private volatile KeyedBuckets keyed;
 
-  private final LongAdder granted = new LongAdder();
-  private final LongAdder rejected = new LongAdder();
+  private final CallCounter granted = new CallCounter();
+  private final CallCounter rejected = new CallCounter();
   private final LongAdder waited = new LongAdder();
   private final LongAdder waitNanos = new LongAdder();
   private final AtomicInteger waiting = new AtomicInteger();
@@ -521,10 +522,12 @@ public final class BucketLimiter extends Limiter {
   }
 
   /**
-   * Collects the waits recorded since the last tick into the window of the last minute. Called once
-   * a second by Weir's management thread; does nothing for a limiter whose calls never waited.
+   * Collects the waits recorded since the last tick into the window of the last minute, and lets go
+   * of the count cells of threads gone. Called once a second by Weir's management thread.
    */
   public void tick() {
+    granted.sum(); // folds the cells of threads gone
+    rejected.sum();
     WaitStats w = waits;
     if (w != null) {
       w.tick(clock.nanoTime());
