@@ -441,22 +441,18 @@ public final class Report {
   }
 
   private void counted(StringBuilder b, Map<String, Score> t1, Map<String, Score> t2) {
-    b.append("## What the counts cost
-
-");
+    b.append("## What the counts cost\n\n");
     b.append("The limiter woven code calls (a clock read, the core's CAS, and the granted or ");
     b.append("rejected count an operator reads) beside the core alone, counting nothing ");
-    b.append("(`CountedAcquireBenchmark`), ns/op.
-
-");
+    b.append("(`CountedAcquireBenchmark`), ns/op.\n\n");
     b.append("| | available, 1 thread | exhausted, 1 thread | available, 2 threads |");
-    b.append(" exhausted, 2 threads |
-|---|---:|---:|---:|---:|
-");
+    b.append(" exhausted, 2 threads |\n|---|---:|---:|---:|---:|\n");
     String[] states = {"available", "exhausted", "available", "exhausted"};
     List<Map<String, Score>> runs = List.of(t1, t1, t2, t2);
     for (String[] row :
-        new String[][] {{"floor", "floor"}, {"core", "core, no counts"}, {"counted", "limiter, counted"}}) {
+        new String[][] {
+          {"floor", "floor"}, {"core", "core, no counts"}, {"counted", "limiter, counted"}
+        }) {
       b.append("| ").append(row[1]);
       for (int c = 0; c < 4; c++) {
         b.append(" | ").append(runs.get(c).get(row[0] + "/" + states[c]).text());
@@ -468,8 +464,7 @@ public final class Report {
     for (int c = 0; c < 2; c++) {
       worst =
           Math.max(
-              worst,
-              t1.get("counted/" + states[c]).value() - t1.get("core/" + states[c]).value());
+              worst, t1.get("counted/" + states[c]).value() - t1.get("core/" + states[c]).value());
     }
     goal(
         "the counts add at most 5 ns to the keyless acquire, one thread",
