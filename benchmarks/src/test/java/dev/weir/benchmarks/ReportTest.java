@@ -29,6 +29,10 @@ class ReportTest {
     String md = report();
     assertContains(
         md,
+        "| the counts add at most 5 ns to the keyless acquire, one thread | adds 1.7 ns at most | met |");
+    assertContains(md, "| limiter, counted | 35.0 ± ");
+    assertContains(
+        md,
         "| Weir's core at most 1.1× the floor in every cell | worst cell 1.24× (exhausted, 2"
             + " thread(s)); two threads, available, interleaved: 1.02×, 0.98 to 1.06 | **missed** |");
     assertContains(
