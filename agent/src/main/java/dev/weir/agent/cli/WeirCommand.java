@@ -193,8 +193,8 @@ public final class WeirCommand {
         throw new Jvm.Failure(
             "JVM "
                 + pid
-                + " runs Weir, but its MBeans are not registered yet (an application log manager"
-                + " that has not loaded holds them back)");
+                + " runs Weir with no limiter yet and no config file, so it shows no MBeans"
+                + " (or an application log manager that has not loaded yet holds them back)");
       }
       return jvm;
     } catch (Jvm.Failure e) {

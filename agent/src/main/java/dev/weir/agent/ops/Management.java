@@ -23,11 +23,12 @@ import javax.management.ObjectName;
  * limiters gone (so each is visible within a second of its creation), and once a second collects
  * the limiters' recorded waits.
  *
- * <p>JMX is touched only on this thread, never in {@code premain}. Touching it initialises the
- * JDK's {@code LogManager}, so when the application names its own ({@code
- * -Djava.util.logging.manager=...}, as WildFly does), nothing is registered before that class has
- * loaded; waits are still collected meanwhile. Failures are logged and the thread carries on.
- * Thread-confined, apart from {@link #limiterBeans()}, which is synchronized.
+ * <p>JMX is touched only on this thread, never in {@code premain}, and only once there is something
+ * to show (a limiter, a config file, a metrics endpoint). Touching it initialises the JDK's {@code
+ * LogManager}, so when the application names its own ({@code -Djava.util.logging.manager=...}, as
+ * WildFly does), nothing is registered before that class has loaded; waits are still collected
+ * meanwhile. Failures are logged and the thread carries on. Thread-confined, apart from {@link
+ * #limiterBeans()}, which is synchronized.
  */
 final class Management implements Runnable {
   static final long TICK_MILLIS = 250;
@@ -133,6 +134,9 @@ final class Management implements Runnable {
     if (!jmxAllowed()) {
       return;
     }
+    if (server == null && !worthJmx()) {
+      return; // nothing to show yet: a JVM that never limits never pays for JMX
+    }
     if (server == null) {
       server = ManagementFactory.getPlatformMBeanServer();
       register(
@@ -147,6 +151,14 @@ final class Management implements Runnable {
       seenVersion = version;
       sync();
     }
+  }
+
+  /**
+   * Whether there is anything for JMX to show: a limiter, a config file, or a metrics endpoint to
+   * serve. Setting up the platform MBean server costs a JVM about 0.3 s of CPU, paid only then.
+   */
+  private boolean worthJmx() {
+    return LimiterRegistry.version() > 0 || weaving.configPath() != null || !onJmxReady.isEmpty();
   }
 
   private boolean jmxAllowed() {
