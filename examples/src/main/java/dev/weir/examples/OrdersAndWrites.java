@@ -1,21 +1,28 @@
 package dev.weir.examples;
 
 import dev.weir.RateLimitedException;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
- * Ten seconds of two workloads limited by the Weir agent, printed as a table, one line a second.
+ * Ten seconds of two workloads limited by the Weir agent, printed as a table, one line a second:
+ * the demand (calls the program made) next to what Weir admitted and limited, read from the
+ * limiters' MBeans ({@code dev.weir:type=Limiter,name=...}), as an operator sees them.
  *
  * <ul>
  *   <li>Orders (token bucket, 50/s, burst 100): the shop opens with a rush of 200 orders at once on
  *       top of 80 a second, demand stays at 80 a second, drops to 20 a second for three seconds,
- *       and a second rush comes at second seven. Each rush passes up to the burst; under steady
- *       overload the rate holds at 50/s; the quiet spell refills the bucket.
+ *       and a second rush comes at second eight. Each rush passes up to the tokens on hand (the
+ *       column {@code left} shows them at the end of each second); under steady overload the rate
+ *       holds at 50/s; the quiet spell refills the bucket.
  *   <li>Writes (leaky bucket, 20/s, queue 10): sixteen writers push rows as fast as they can. Rows
  *       leave at a constant 20 a second; writers that find the queue full are limited and retry
- *       after the time the exception tells them.
+ *       after the time the exception tells them; the admitted ones wait for their slot (the p99
+ *       wait, over the last minute).
  * </ul>
  *
  * <p>Run it under the agent: {@code java -javaagent:agent/target/weir-agent.jar -jar
@@ -26,12 +33,8 @@ public final class OrdersAndWrites {
   private static final int WRITERS = 16;
 
   private final long start = System.nanoTime();
-  private final AtomicLongArray ordersAdmitted = new AtomicLongArray(SECONDS + 1);
-  private final AtomicLongArray ordersLimited = new AtomicLongArray(SECONDS + 1);
-  private final AtomicLongArray writesAdmitted = new AtomicLongArray(SECONDS + 1);
-  private final AtomicLongArray writesLimited = new AtomicLongArray(SECONDS + 1);
-  private final AtomicLongArray writesWaited = new AtomicLongArray(SECONDS + 1);
-  private final AtomicLongArray worstWaitNanos = new AtomicLongArray(SECONDS + 1);
+  private final AtomicLong orderDemand = new AtomicLong();
+  private final AtomicLong writeDemand = new AtomicLong();
   private final AtomicLong rows = new AtomicLong();
   private volatile boolean running = true;
 
@@ -43,16 +46,49 @@ public final class OrdersAndWrites {
     new OrdersAndWrites().run();
   }
 
-  private void run() throws InterruptedException {
+  /** One limiter's MBean, and its counts at the last reading. */
+  private static final class Meter {
+    final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    final ObjectName name;
+    long granted;
+    long rejected;
+
+    Meter(String limiter) throws Exception {
+      name = new ObjectName("dev.weir:type=Limiter,name=" + limiter);
+    }
+
+    /** Admitted and limited since the last reading. */
+    long[] delta() throws Exception {
+      if (!server.isRegistered(name)) {
+        return new long[2]; // it appears within a second of the limiter's creation
+      }
+      long g = (Long) server.getAttribute(name, "Granted");
+      long r = (Long) server.getAttribute(name, "Rejected");
+      long[] d = {g - granted, r - rejected};
+      granted = g;
+      rejected = r;
+      return d;
+    }
+
+    Object get(String attribute) throws Exception {
+      return server.isRegistered(name) ? server.getAttribute(name, attribute) : 0;
+    }
+  }
+
+  private void run() throws Exception {
     System.out.println(
         "Orders: token bucket 50/s, burst 100.   Writes: leaky bucket 20/s, queue 10, "
             + WRITERS
             + " writers.");
+    System.out.println(
+        "Per second; admitted, limited, left, waiting and p99 wait from the MBeans.");
     System.out.println();
     System.out.println(
-        "second |  orders: admitted  limited |  writes: admitted  limited  waited  worst wait");
+        "second |   orders: demand admitted limited left |  writes: demand admitted limited"
+            + " waiting p99 wait");
     System.out.println(
-        "-------+----------------------------+----------------------------------------------");
+        "-------+---------------------------------------+-----------------------------------"
+            + "---------------");
     Thread orders = new Thread(this::orderClients, "orders");
     orders.start();
     Thread[] writers = new Thread[WRITERS];
@@ -61,34 +97,53 @@ public final class OrdersAndWrites {
       writers[i].setDaemon(true);
       writers[i].start();
     }
+    Meter ordersMeter = new Meter("orders");
+    Meter writesMeter = new Meter("downstream-writes");
+    long lastOrders = 0;
+    long lastWrites = 0;
+    long[] totals = new long[4];
     for (int s = 0; s < SECONDS; s++) {
-      sleepUntil(start + TimeUnit.SECONDS.toNanos(s + 1) + TimeUnit.MILLISECONDS.toNanos(20));
+      // just before the second ends, so that a rush at its start falls in the row of its second
+      sleepUntil(start + TimeUnit.SECONDS.toNanos(s + 1) - TimeUnit.MILLISECONDS.toNanos(50));
+      long[] o = ordersMeter.delta(); // first: a call counts its demand before Weir sees it
+      long[] w = writesMeter.delta();
+      long ordered = orderDemand.get();
+      long written = writeDemand.get();
+      totals[0] += ordered - lastOrders;
+      totals[1] += o[0];
+      totals[2] += written - lastWrites;
+      totals[3] += w[0];
       System.out.printf(
-          "%6d | %17d %8d | %17d %8d %7d %8d ms%n",
+          Locale.ROOT,
+          "%6d | %15d %8d %7d %4d | %14d %8d %7d %7d %5.0f ms%n",
           s + 1,
-          ordersAdmitted.get(s),
-          ordersLimited.get(s),
-          writesAdmitted.get(s),
-          writesLimited.get(s),
-          writesWaited.get(s),
-          TimeUnit.NANOSECONDS.toMillis(worstWaitNanos.get(s)));
+          ordered - lastOrders,
+          o[0],
+          o[1],
+          (Long) ordersMeter.get("AvailablePermits"),
+          written - lastWrites,
+          w[0],
+          w[1],
+          (Integer) writesMeter.get("Waiting"),
+          (Double) writesMeter.get("WaitP99Millis"));
+      lastOrders = ordered;
+      lastWrites = written;
     }
     running = false;
     orders.join();
-    long admitted = 0;
-    long written = 0;
-    for (int s = 0; s < SECONDS; s++) {
-      admitted += ordersAdmitted.get(s);
-      written += writesAdmitted.get(s);
-    }
     System.out.println();
     System.out.printf(
-        "%d orders admitted in %d s (two rushes of 100 at once, 50/s otherwise); %d rows written"
-            + " (20/s).%n",
-        admitted, SECONDS, written);
+        Locale.ROOT,
+        "Orders: %d of %d admitted in %d s (each rush up to the tokens on hand, 50/s otherwise);"
+            + " writes: %d of %d admitted (20/s).%n",
+        totals[1],
+        totals[0],
+        SECONDS,
+        totals[3],
+        totals[2]);
   }
 
-  /** The demand: 80/s, with rushes of 200 at seconds 0 and 7, and 20/s in seconds 4 to 6. */
+  /** The demand: 80/s, with rushes of 200 at the start of seconds 1 and 8, 20/s in 5 to 7. */
   private void orderClients() {
     OrderService service = new OrderService();
     long order = 0;
@@ -108,12 +163,11 @@ public final class OrdersAndWrites {
   }
 
   private void placeOrder(OrderService service, long order) {
-    int second = second(System.nanoTime());
+    orderDemand.incrementAndGet();
     try {
       service.place(order);
-      ordersAdmitted.incrementAndGet(second);
     } catch (RateLimitedException limited) {
-      ordersLimited.incrementAndGet(second);
+      // the MBean counts it
     }
   }
 
@@ -121,25 +175,13 @@ public final class OrdersAndWrites {
   private void writer() {
     Downstream downstream = new Downstream();
     while (running) {
-      long called = System.nanoTime();
+      writeDemand.incrementAndGet();
       try {
-        long departed = downstream.write(rows.incrementAndGet());
-        int second = second(departed);
-        long waited = departed - called;
-        writesAdmitted.incrementAndGet(second);
-        if (waited >= TimeUnit.MILLISECONDS.toNanos(1)) {
-          writesWaited.incrementAndGet(second);
-        }
-        worstWaitNanos.accumulateAndGet(second, waited, Math::max);
+        downstream.write(rows.incrementAndGet());
       } catch (RateLimitedException limited) {
-        writesLimited.incrementAndGet(second(called));
         sleepUntil(System.nanoTime() + limited.retryAfterNanos());
       }
     }
-  }
-
-  private int second(long nanoTime) {
-    return (int) Math.min(SECONDS, Math.max(0, (nanoTime - start) / 1_000_000_000L));
   }
 
   private static void sleepUntil(long deadline) {
