@@ -402,9 +402,10 @@ public final class WeirCommand {
             .append(
                 String.format(
                     Locale.ROOT,
-                    "weir top: JVM %s, %d limiters, per second (Ctrl-C stops)",
+                    "weir top: JVM %s, %d limiter%s, per second (Ctrl-C stops)",
                     pid,
-                    rows.size()))
+                    rows.size(),
+                    rows.size() == 1 ? "" : "s"))
             .append('\n');
         screen.append(header("GRANT/S", "REJECT/S", "WAIT/S")).append('\n');
         for (Row row : rows) {
