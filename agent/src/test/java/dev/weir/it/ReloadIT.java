@@ -138,6 +138,23 @@ class ReloadIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void patternsGivenByAttachReachClassesLoadedWhenTheAgentStartedWithoutAny(String jdk)
+      throws Exception {
+    // started without a config file, so without retransformation (cheaper); the attach brings
+    // the first patterns, for classes loaded already
+    Path config = ForkedJvm.configFile(V2);
+    try (LiveJvm app = LiveJvm.withAgent(jdk, null, "-XX:+EnableDynamicAgentLoading")) {
+      assertArrayEquals(new int[] {3, 0, 0}, app.call("load", 3), "no limit yet");
+      assertArrayEquals(new int[] {2, 1, 0}, app.call("per-client", 3, "a"), "annotations woven");
+      app.weir("attach", app.pid, "config=" + config).assertExit(0);
+      assertArrayEquals(new int[] {2, 1, 0}, app.call("load", 3), "the pattern reaches it");
+      assertArrayEquals(
+          new int[] {0, 1, 0}, app.call("per-client", 1, "a"), "its limiter and state stay");
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void watchFollowsAFileReplacedThroughASymbolicLinkAndWaitsForAWholeFile(String jdk)
       throws Exception {
     // as Kubernetes mounts a ConfigMap: weir.yaml -> ..data/weir.yaml, ..data -> a dated directory

@@ -161,14 +161,13 @@ final class ConfigLimits {
    * @return what changed; the caller installs {@code next} and retransforms
    */
   Reload reload(List<ConfigLimit> limits, NanoClock clock) {
-    boolean structural = !limitsByName.keySet().equals(namesOf(limits));
-    for (ConfigLimit limit : limits) {
-      ConfigLimit before = limitsByName.get(limit.name());
-      structural |= before == null || !sameShape(before, limit);
-    }
-    // the same patterns keep the same Type+ families; new ones are found again by retransforming
+    // the Type+ families depend only on which types are Type+ roots: the same roots keep them (a
+    // class loaded long ago stays known); other roots start afresh, found again by retransforming
     Reload reload =
-        new Reload(structural ? new ConfigLimits() : new ConfigLimits(subtypes, rootsByType));
+        new Reload(
+            subtypeRoots(limits).equals(subtypes.keySet())
+                ? new ConfigLimits(subtypes, rootsByType)
+                : new ConfigLimits());
     for (ConfigLimit limit : limits) {
       ConfigLimit before = limitsByName.get(limit.name());
       LimitSpec s = limit.spec();
@@ -229,12 +228,17 @@ final class ConfigLimits {
     return any;
   }
 
-  private static Set<String> namesOf(List<ConfigLimit> limits) {
-    Set<String> names = new LinkedHashSet<String>();
+  /** The internal names of the {@code Type+} patterns' types. */
+  private static Set<String> subtypeRoots(List<ConfigLimit> limits) {
+    Set<String> roots = new LinkedHashSet<String>();
     for (ConfigLimit limit : limits) {
-      names.add(limit.name());
+      for (MethodPattern pattern : limit.patterns()) {
+        if (pattern.subtypes()) {
+          roots.add(pattern.typeName().replace('.', '/'));
+        }
+      }
     }
-    return names;
+    return roots;
   }
 
   /**
