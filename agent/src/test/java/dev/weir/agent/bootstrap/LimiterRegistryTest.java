@@ -66,20 +66,25 @@ class LimiterRegistryTest {
     int loaderId = LimiterRegistry.loaderId(loader);
     loader.close();
     loader = null; // the only reference: the registry holds loaders weakly
-    LimiterRegistry.Dropped dropped = null;
-    for (int i = 0; i < 100 && (dropped == null || !dropped.loaderIds.contains(loaderId)); i++) {
+    Set<Integer> loaders = new java.util.HashSet<>();
+    Set<Integer> limiters = new java.util.HashSet<>(); // other tests' loaders may go too
+    for (int i = 0; i < 100 && !loaders.contains(loaderId); i++) {
       System.gc();
       Thread.sleep(20);
       LimiterRegistry.Dropped d = LimiterRegistry.dropCollected();
-      dropped = d != null ? d : dropped;
+      if (d != null) {
+        loaders.addAll(d.loaderIds);
+        limiters.addAll(d.limiterIds);
+      }
     }
-    assertTrue(dropped != null && dropped.loaderIds.contains(loaderId), "the loader was collected");
-    assertEquals(Set.of(owned, refused), dropped.limiterIds);
+    assertTrue(loaders.contains(loaderId), "the loader was collected");
+    assertTrue(limiters.containsAll(Set.of(owned, refused)), limiters.toString());
+    assertTrue(!limiters.contains(jvmWide), "a JVM-wide limiter stays");
     assertThrows(IllegalStateException.class, () -> LimiterRegistry.limiter(owned));
     assertEquals("wide", LimiterRegistry.limiter(jvmWide).name(), "a JVM-wide limiter stays");
     assertEquals(null, LimiterRegistry.idOf("test-owned"), "its sharing key is forgotten");
     int reused = LimiterRegistry.add(limiter("next"));
-    assertTrue(reused == owned || reused == refused, "a freed id is reused: " + reused);
+    assertTrue(limiters.contains(reused), "a freed id is reused: " + reused);
   }
 
   @Test
