@@ -148,7 +148,7 @@ public final class WeirCommand {
           String[] names = (String[]) target.mbeans().getAttribute(agent(), "Limiters");
           count = String.valueOf(names.length);
         } catch (Exception e) {
-          count = "?";
+          count = "0"; // no MBeans yet: they come with the first limiter or config file
         }
         String main = jvm[1].isEmpty() ? "?" : jvm[1].split(" ")[0];
         rows.add(new String[] {jvm[0], main, count});
@@ -183,7 +183,11 @@ public final class WeirCommand {
     try {
       if (jvm.weirVersion() == null) {
         throw new Jvm.Failure(
-            "JVM " + pid + " runs no Weir agent (attach one: attach " + pid + ")");
+            "JVM "
+                + pid
+                + " runs no Weir agent (load one: java -jar weir-agent.jar attach "
+                + pid
+                + ")");
       }
       MBeanServerConnection mbeans = jvm.mbeans();
       for (int i = 0; i < 40 && !mbeans.isRegistered(agent()); i++) {
@@ -561,6 +565,7 @@ public final class WeirCommand {
 
   private int attach(String pid, String options) throws Jvm.Failure {
     String jar = ownJar();
+    options = absoluteConfig(options);
     try (Jvm jvm = Jvm.attach(pid)) {
       String failure = jvm.loadAgent(jar, options);
       String report = jvm.systemProperties().getProperty(Jvm.ATTACH_REPORT, "");
@@ -574,6 +579,28 @@ public final class WeirCommand {
       }
       return errors ? 1 : 0;
     }
+  }
+
+  /**
+   * The options with a relative {@code config=} path made absolute: the target JVM would read it
+   * from its own working directory, not the operator's.
+   */
+  static String absoluteConfig(String options) {
+    if (options == null) {
+      return null;
+    }
+    List<String> pairs = new ArrayList<String>();
+    for (String pair : options.split(",", -1)) {
+      String trimmed = pair.trim();
+      if (trimmed.startsWith("config=")) {
+        String path = trimmed.substring("config=".length()).trim();
+        if (!path.isEmpty() && !new File(path).isAbsolute()) {
+          pair = "config=" + new File(path).getAbsolutePath();
+        }
+      }
+      pairs.add(pair);
+    }
+    return String.join(",", pairs);
   }
 
   private static String ownJar() throws Jvm.Failure {

@@ -197,6 +197,9 @@ final class ConfigLimits {
         }
       }
       reload.next.add(limit, id);
+      if (before != null && sameShape(before, limit)) {
+        reload.next.carryOver(this, limit.name()); // its classes are not woven again
+      }
     }
     for (ConfigLimit before : limitsByName.values()) {
       if (!reload.next.limitsByName.containsKey(before.name())) {
@@ -207,6 +210,24 @@ final class ConfigLimits {
       }
     }
     return reload;
+  }
+
+  /**
+   * Takes over what the entries of {@code name} in {@code old} noted while weaving (whether each
+   * pattern matched a method, whether its refusals were reported), for an entry kept by a reload:
+   * the classes it wove are not woven again, so nothing would note it anew.
+   */
+  private void carryOver(ConfigLimits old, String name) {
+    for (Entry entry : entries) {
+      if (!entry.name.equals(name)) {
+        continue;
+      }
+      for (Entry was : old.entries) {
+        if (was.name.equals(name) && was.pattern.toString().equals(entry.pattern.toString())) {
+          entry.takeOver(was);
+        }
+      }
+    }
   }
 
   /**
@@ -542,6 +563,20 @@ final class ConfigLimits {
      * When the first refusal not reported yet was noted, in nanoseconds; guarded by {@code this}.
      */
     private long firstRefusalNanos;
+
+    /** Takes over what {@code was}, this pattern's entry in the file before a reload, noted. */
+    void takeOver(Entry was) {
+      matched = was.matched;
+      synchronized (was) {
+        synchronized (this) {
+          refused = was.refused;
+          refusedExamples.addAll(was.refusedExamples);
+          refusedWhy.addAll(was.refusedWhy);
+          refusalsReported = was.refusalsReported;
+          firstRefusalNanos = was.firstRefusalNanos;
+        }
+      }
+    }
 
     Entry(MethodPattern pattern, String name, int id, String origin, int keyIndex) {
       this.pattern = pattern;

@@ -24,6 +24,18 @@ class WeirCommandTest {
   }
 
   @Test
+  void aRelativeConfigPathIsTheOperatorsNotTheTargets() {
+    String cwd = new java.io.File("").getAbsolutePath();
+    assertEquals(
+        "config=" + cwd + "/weir.yaml,log=debug",
+        WeirCommand.absoluteConfig("config=weir.yaml,log=debug"));
+    assertEquals(
+        "log=off,config=/etc/weir.yaml",
+        WeirCommand.absoluteConfig("log=off,config=/etc/weir.yaml"));
+    assertEquals(null, WeirCommand.absoluteConfig(null));
+  }
+
+  @Test
   void longNamesKeepTheirEnd() {
     assertEquals("orders", WeirCommand.fit("orders"));
     assertEquals("~heck#probe(int)", WeirCommand.fit("dev.weir.examples.AgentCheck#probe(int)"));

@@ -96,4 +96,28 @@ class ConfigLimitsTest {
                 + " limit; they run unlimited: q.A#get() and q.B#get() (Weir uses it)"),
         config.refusalReports(0));
   }
+
+  @Test
+  void aReloadThatKeepsAnEntryKeepsWhatWeavingNotedOfIt() {
+    ConfigLimits config = subtypesOfSvc();
+    ClassLoader a = new ClassLoader(null) {};
+    assertTrue(config.noteSupertypes("q/Foo", new String[] {"java/lang/Object", "q/Svc"}, a));
+    config.match("q.Foo", "get", Collections.<String>emptyList(), a).matched = true;
+    assertTrue(config.unused().isEmpty());
+    ConfigFile again =
+        ConfigFile.parse(
+            "test.yaml",
+            "limits:\n"
+                + "  - name: svc\n"
+                + "    methods: \"q.Svc+#get\"\n"
+                + "    tokenBucket: { rate: 2 }\n");
+    ConfigLimits.Reload reload = config.reload(again.limits(), new FakeClock(0));
+    assertEquals(
+        List.of("'svc' changed: token bucket 2.0/SECONDS capacity 2 permits 1 REJECT"),
+        reload.changes);
+    assertFalse(reload.patternsChanged, "no class is woven again");
+    assertTrue(
+        reload.next.unused().isEmpty(), "its pattern matched, as before: " + reload.next.unused());
+    assertTrue(reload.next.mayMatchType("q.Foo", a), "the Type+ families are kept");
+  }
 }
