@@ -198,9 +198,15 @@ class OperationsIT {
             + jdk
             + ": "
             + r.value("seconds")
-            + " s, "
+            + " s; heap after GC at 4,000: "
+            + r.value("heapAt4000")
+            + " B, at 20,000: "
+            + r.value("heapAt20000")
+            + " B; slope "
             + perRedeploy
-            + " bytes per redeploy");
-    assertTrue(perRedeploy < 64, "heap per redeploy after GC: " + perRedeploy + " bytes\n" + r);
+            + " B per redeploy");
+    // Weir's former 3.4 KB a redeploy would be a slope of 3,400; tables that grow in steps and
+    // stay are not a slope
+    assertTrue(perRedeploy < 32, "heap per redeploy after GC: " + perRedeploy + " bytes\n" + r);
   }
 }
