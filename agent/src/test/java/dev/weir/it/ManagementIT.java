@@ -105,6 +105,15 @@ class ManagementIT {
       assertEquals("'per-client': rate 0.00028/s, capacity 5, dry run false", set.out.trim());
       assertArrayEquals(new int[] {0, 1, 0}, app.call("per-client", 1, "a"), "raising adds none");
       assertArrayEquals(new int[] {5, 1, 0}, app.call("per-client", 6, "b"), "a new key: 5");
+      Result partial =
+          app.weir("set", app.pid, "per-client", "capacity=50", "rate=0").assertExit(1);
+      assertEquals("weir: 'per-client': Rate must be > 0 and finite, was 0.0", partial.err.trim());
+      assertTrue(
+          app.weir("status", app.pid)
+              .out
+              .lines()
+              .anyMatch(l -> l.matches("per-client +token +3e-04 +5 .*")),
+          "a refused set changes nothing, its capacity included");
       app.weir("set", app.pid, "per-client", "rate=3600", "dryRun=true").assertExit(0);
       assertArrayEquals(new int[] {4, 0, 0}, app.call("per-client", 4, "a"), "a dry run");
 

@@ -71,6 +71,11 @@ class OperationsIT {
       app.call("writes", 3);
       app.call("per-client", 2, "a\"b\\c"); // a key is never a label
       app.call("per-client", 1, "z");
+      // a client that connects and sends half a request holds one reader, not the endpoint
+      java.net.URI endpoint = URI.create(url);
+      java.net.Socket idle = new java.net.Socket(endpoint.getHost(), endpoint.getPort());
+      idle.getOutputStream().write("GET /metrics HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+      idle.getOutputStream().flush();
       Thread.sleep(1_200); // MBeans within a second
       HttpResponse<String> response =
           HttpClient.newHttpClient()
@@ -78,6 +83,15 @@ class OperationsIT {
                   HttpRequest.newBuilder(URI.create(url)).build(),
                   HttpResponse.BodyHandlers.ofString());
       assertEquals(200, response.statusCode());
+      assertEquals(
+          404,
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(url + "foo")).build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .statusCode(),
+          "only /metrics itself");
+      idle.close();
       assertTrue(
           response
               .headers()

@@ -23,6 +23,19 @@ public final class AgentThreads {
    * @return the started thread
    */
   public static Thread start(final Runnable task, final String name) {
+    Thread t = unstarted(task, name);
+    t.start();
+    return t;
+  }
+
+  /**
+   * A daemon thread of Weir's, not started yet (for a thread factory).
+   *
+   * @param task what it runs; config limits charge nothing of it
+   * @param name the thread's name, {@code weir-...}
+   * @return the thread
+   */
+  public static Thread unstarted(final Runnable task, final String name) {
     return AccessController.doPrivileged(
         new PrivilegedAction<Thread>() {
           @Override
@@ -39,7 +52,6 @@ public final class AgentThreads {
                     name);
             t.setDaemon(true);
             t.setContextClassLoader(null);
-            t.start();
             return t;
           }
         });

@@ -474,13 +474,27 @@ public final class WeirCommand {
                 + "'");
       }
     }
+    // a value the limiter will refuse goes first, so that it is refused before anything is
+    // written (the same message as the MBean's, and nothing changes); the capacity goes before
+    // the rate, as it may be refused for being below a method's permits
     AttributeList list = new AttributeList();
-    for (Attribute a : byName.values()) {
-      if (a != null) {
-        list.add(a);
+    for (int pass = 0; pass < 2; pass++) {
+      for (Attribute a : byName.values()) {
+        if (a != null && refused(a) == (pass == 0)) {
+          list.add(a);
+        }
       }
     }
     return list;
+  }
+
+  /** Whether the limiter refuses this value whatever its permits. */
+  private static boolean refused(Attribute a) {
+    if (a.getName().equals("Rate")) {
+      double rate = (Double) a.getValue();
+      return !(rate > 0) || Double.isInfinite(rate);
+    }
+    return a.getName().equals("Capacity") && (Long) a.getValue() < 1;
   }
 
   private int set(String pid, String limiter, AttributeList changes) throws Jvm.Failure {

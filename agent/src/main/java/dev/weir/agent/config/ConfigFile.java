@@ -153,6 +153,23 @@ public final class ConfigFile {
   }
 
   private void parse(Reader reader) {
+    try {
+      parseOwn(reader);
+    } catch (StackOverflowError deep) {
+      // YAML nested thousands of levels deep: an invalid file, never a reason to start unlimited
+      errors.clear();
+      limits.clear();
+      errors.add(
+          new Problem(
+              0, label + ": not valid YAML: it nests too deeply to be read (thousands of levels)"));
+    } catch (RuntimeException unexpected) {
+      errors.clear();
+      limits.clear();
+      errors.add(new Problem(0, label + ": cannot be read: " + unexpected));
+    }
+  }
+
+  private void parseOwn(Reader reader) {
     Node root;
     try {
       LoadSettings settings =

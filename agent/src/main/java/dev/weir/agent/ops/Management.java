@@ -177,8 +177,8 @@ final class Management implements Runnable {
   private void sync() throws Exception {
     Map<Limiter, LimiterRegistry.Slot> live = new IdentityHashMap<Limiter, LimiterRegistry.Slot>();
     for (LimiterRegistry.Slot slot : LimiterRegistry.slots()) {
-      if (slot.limiter instanceof BucketLimiter) {
-        live.put(slot.limiter, slot);
+      if (slot.limiter instanceof BucketLimiter && !live.containsKey(slot.limiter)) {
+        live.put(slot.limiter, slot); // its first slot: a redirected one comes later
       }
     }
     synchronized (this) {
@@ -193,7 +193,7 @@ final class Management implements Runnable {
         }
       }
     }
-    for (LimiterRegistry.Slot slot : live.values()) {
+    for (LimiterRegistry.Slot slot : slotsInIdOrder(live)) {
       if (registered.containsKey(slot.limiter)) {
         continue;
       }
@@ -207,6 +207,24 @@ final class Management implements Runnable {
         }
       }
     }
+  }
+
+  /**
+   * The slots in the order their limiters were registered, so that of two limiters of one name the
+   * first made keeps the plain MBean name, run after run.
+   */
+  private static List<LimiterRegistry.Slot> slotsInIdOrder(
+      Map<Limiter, LimiterRegistry.Slot> live) {
+    List<LimiterRegistry.Slot> slots = new ArrayList<LimiterRegistry.Slot>(live.values());
+    java.util.Collections.sort(
+        slots,
+        new java.util.Comparator<LimiterRegistry.Slot>() {
+          @Override
+          public int compare(LimiterRegistry.Slot a, LimiterRegistry.Slot b) {
+            return a.id < b.id ? -1 : a.id == b.id ? 0 : 1;
+          }
+        });
+    return slots;
   }
 
   private boolean register(Object bean, ObjectName name) {

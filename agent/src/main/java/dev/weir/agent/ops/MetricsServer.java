@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.Limiter;
@@ -16,6 +17,8 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import javax.management.ObjectName;
 
 /**
@@ -54,7 +57,9 @@ final class MetricsServer implements HttpHandler {
     try {
       HttpServer server = HttpServer.create(address, 16);
       server.createContext("/metrics", new MetricsServer(management));
-      server.setExecutor(null); // the server's own (daemon) thread answers
+      // requests are read on a small pool of daemon threads, not on the server's one thread, so a
+      // client that connects and sends nothing holds one of them, not the endpoint
+      server.setExecutor(Executors.newFixedThreadPool(4, new DaemonThreads()));
       server.start();
       // its thread waits in native code for connections, and the JVM's exit waits up to 300 ms
       // for threads in native code: stopping it first keeps the exit as quick as without it
@@ -72,7 +77,7 @@ final class MetricsServer implements HttpHandler {
       Runtime.getRuntime().addShutdownHook(stop);
       AgentLog.info(
           "metrics at http://"
-              + (host == null ? "localhost" : host)
+              + (host == null ? "localhost" : host.indexOf(':') >= 0 ? "[" + host + "]" : host)
               + ":"
               + server.getAddress().getPort()
               + "/metrics");
@@ -86,10 +91,24 @@ final class MetricsServer implements HttpHandler {
     }
   }
 
+  /** The pool's threads: daemons of the JVM's root group, holding nothing of the application. */
+  private static final class DaemonThreads implements ThreadFactory {
+    private int made;
+
+    @Override
+    public synchronized Thread newThread(final Runnable task) {
+      return AgentThreads.unstarted(task, "weir-metrics-" + ++made);
+    }
+  }
+
   @Override
   public void handle(HttpExchange exchange) throws IOException {
     int[] section = CallDepth.enterWeir(); // config limits never charge a scrape
     try {
+      if (!"/metrics".equals(exchange.getRequestURI().getPath())) {
+        exchange.sendResponseHeaders(404, -1); // the context matches /metrics as a prefix
+        return;
+      }
       if (!"GET".equals(exchange.getRequestMethod())
           && !"HEAD".equals(exchange.getRequestMethod())) {
         exchange.sendResponseHeaders(405, -1);

@@ -239,4 +239,14 @@ class ConfigFileTest {
     assertTrue(a.dryRun());
     assertEquals(1, a.keyIndex());
   }
+
+  @Test
+  void yamlNestedTooDeeplyIsAnErrorNotACrash() {
+    ConfigFile file =
+        ConfigFile.parse("deep.yaml", "limits: " + "[".repeat(5000) + "]".repeat(5000) + "\n");
+    assertEquals(
+        List.of("deep.yaml: not valid YAML: it nests too deeply to be read (thousands of levels)"),
+        file.errors());
+    assertTrue(file.limits().isEmpty());
+  }
 }
