@@ -72,8 +72,13 @@ class ReloadIT {
       assertArrayEquals(
           new int[] {0, 1, 0}, app.call("save", 1), "its permits kept: none; raising adds none");
       assertArrayEquals(new int[] {2, 1, 0}, app.call("load", 3), "a new pattern: woven again");
-      assertArrayEquals(
-          new int[] {10, 1, 0}, app.call("orders", 11), "the annotation's own 10/s, capacity 10");
+      // the annotation's own settings again, carrying on the override's state (0 left, 10/s)
+      assertTrue(
+          app.weir("status", app.pid)
+              .out
+              .lines()
+              .anyMatch(l -> l.matches("orders +token +10 +10 .*")),
+          "the annotation's own 10/s, capacity 10");
 
       // a new kind is a new limiter
       write(
@@ -111,6 +116,33 @@ class ReloadIT {
       Result gone = app.weir("reload", app.pid).assertExit(1);
       assertTrue(gone.err.contains("cannot read the config file"), gone.err);
       assertArrayEquals(new int[] {0, 1, 0}, app.call("save", 1));
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void anOverrideThatComesOrGoesIsALiveChangeNotAFreshBucket(String jdk) throws Exception {
+    Path config = ForkedJvm.configFile(V1);
+    try (LiveJvm app = LiveJvm.withAgent(jdk, "config=" + config)) {
+      // per-client: @TokenBucket 1 per hour, capacity 2, one bucket per key
+      assertArrayEquals(new int[] {2, 1, 0}, app.call("per-client", 3, "a"));
+      write(
+          config,
+          file("  - name: per-client", "    tokenBucket: { rate: 1, per: HOURS, capacity: 5 }"));
+      app.weir("reload", app.pid).assertExit(0);
+      assertArrayEquals(
+          new int[] {0, 1, 0}, app.call("per-client", 1, "a"), "a's state kept: raising adds none");
+      assertArrayEquals(new int[] {5, 1, 0}, app.call("per-client", 6, "c"), "a new key: 5");
+      write(
+          config,
+          file(
+              "  - name: legacy-saves",
+              "    methods: \"" + SAVE + "\"",
+              "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }"));
+      Result removed = app.weir("reload", app.pid).assertExit(0);
+      assertTrue(removed.out.contains("'per-client' removed"), removed.out);
+      assertArrayEquals(new int[] {0, 1, 0}, app.call("per-client", 1, "c"), "c's state kept");
+      assertArrayEquals(new int[] {2, 1, 0}, app.call("per-client", 3, "d"), "the annotation's 2");
     }
   }
 

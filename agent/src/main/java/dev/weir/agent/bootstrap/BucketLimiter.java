@@ -456,6 +456,45 @@ public final class BucketLimiter extends Limiter {
   }
 
   /**
+   * Whether another limiter treats calls the same way but for rate, capacity and dry run: the same
+   * discipline, permits per call, {@code onLimit} and wait bound. Such a limiter's state means the
+   * same here, so it can be carried over by the live-change rules ({@link #continueFrom}).
+   *
+   * @param other another limiter
+   * @return true if their state can be carried over
+   */
+  public boolean sameShape(BucketLimiter other) {
+    GcraBucket a = bucket;
+    GcraBucket b = other.bucket;
+    return a.discipline() == b.discipline()
+        && permits == other.permits
+        && a.waitOnLimit() == b.waitOnLimit()
+        && a.maxWaitNanos() == b.maxWaitNanos();
+  }
+
+  /**
+   * Takes over the state of a limiter of the same shape ({@link #sameShape}) whose calls come here
+   * from now on (a config override that comes or goes), by the live-change rules of {@link
+   * GcraBucket#takeOver}, per key too: the calls see one bucket whose settings changed, never a
+   * fresh one. Called before the calls are moved here; the other keeps its state.
+   *
+   * @param from the limiter the calls went to until now
+   */
+  public synchronized void continueFrom(BucketLimiter from) {
+    long now = clock.nanoTime();
+    GcraBucket b = bucket;
+    GcraBucket f = from.bucket;
+    long value = f.fullAt;
+    if (value != GcraBucket.RETIRED) {
+      b.fullAt = b.converted(f, value, now);
+    }
+    KeyedBuckets theirs = from.keyed;
+    if (theirs != null) {
+      keyedBuckets().importFrom(theirs, now);
+    }
+  }
+
+  /**
    * Changes the rate live, leaving the capacity; see {@link #change}.
    *
    * @param permitsPerSecond the new rate in permits per second, {@code > 0} and finite

@@ -608,6 +608,40 @@ final class KeyedBuckets {
     }
   }
 
+  /**
+   * Copies the keys of another limiter's states into this one, each converted by the live-change
+   * rules at {@code nowNanos} (see {@link BucketLimiter#continueFrom}), up to the bound; a key held
+   * here already is left as it is. The other keeps its states.
+   *
+   * @param from the other limiter's states
+   * @param nowNanos the instant of the change
+   */
+  void importFrom(KeyedBuckets from, long nowNanos) {
+    sweeping.lock();
+    try {
+      Table t = current;
+      for (Map.Entry<String, BucketState> e : from.current.map.entrySet()) {
+        BucketState s = e.getValue();
+        long value = s.fullAt;
+        if (value == GcraBucket.RETIRED || keys.get() >= maxKeys) {
+          continue;
+        }
+        BucketState copy = new BucketState(t.bucket.converted(s.bucket, value, nowNanos), t.bucket);
+        if (t.map.putIfAbsent(e.getKey(), copy) == null) {
+          keys.incrementAndGet();
+        }
+      }
+      synchronized (lock) {
+        refuseExact = false;
+        idle = null;
+        sweepDueNanos = nowNanos;
+        sweepDue = true;
+      }
+    } finally {
+      sweeping.unlock();
+    }
+  }
+
   /** Publishes {@code n} (draining {@code t}) and moves every live state of {@code t} into it. */
   private void moveAll(Table t, Table n) {
     current = n;

@@ -10,6 +10,7 @@ import dev.weir.agent.config.LimitSpec;
 import dev.weir.agent.config.MethodPattern;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -240,8 +241,21 @@ final class ConfigLimits {
    */
   private boolean redirectAnnotated(String name, Limiter target, int configId, int oldConfigId) {
     boolean any = false;
+    Set<Limiter> continued = Collections.newSetFromMap(new IdentityHashMap<Limiter, Boolean>());
     for (int id : LimiterRegistry.idsNamed(name)) {
       if (id != configId && id != oldConfigId) {
+        // the limiter that takes the calls carries on the state of the one that had them, when
+        // they treat calls alike: an override that comes or goes is a live change, not a fresh
+        // burst
+        Limiter serving = LimiterRegistry.limiter(id);
+        Limiter next = target != null ? target : LimiterRegistry.original(id);
+        if (next != serving
+            && next instanceof BucketLimiter
+            && serving instanceof BucketLimiter
+            && ((BucketLimiter) next).sameShape((BucketLimiter) serving)
+            && continued.add(next)) {
+          ((BucketLimiter) next).continueFrom((BucketLimiter) serving);
+        }
         LimiterRegistry.redirect(id, target);
         any = true;
       }
