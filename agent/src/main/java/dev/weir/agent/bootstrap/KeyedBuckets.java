@@ -597,12 +597,7 @@ final class KeyedBuckets {
     sweeping.lock();
     try {
       moveAll(current, new Table(current, next, nowNanos));
-      synchronized (lock) {
-        refuseExact = false;
-        idle = null;
-        sweepDueNanos = nowNanos;
-        sweepDue = true;
-      }
+      statesChanged(nowNanos);
     } finally {
       sweeping.unlock();
     }
@@ -631,14 +626,23 @@ final class KeyedBuckets {
           keys.incrementAndGet();
         }
       }
-      synchronized (lock) {
-        refuseExact = false;
-        idle = null;
-        sweepDueNanos = nowNanos;
-        sweepDue = true;
-      }
+      statesChanged(nowNanos);
     } finally {
       sweeping.unlock();
+    }
+  }
+
+  /**
+   * After states changed wholesale (a live change, an import): the heap of idle instants may hold
+   * entries later than a state's idle instant, so it goes (rebuilt when next needed), and a sweep
+   * is due at once.
+   */
+  private void statesChanged(long nowNanos) {
+    synchronized (lock) {
+      refuseExact = false;
+      idle = null;
+      sweepDueNanos = nowNanos;
+      sweepDue = true;
     }
   }
 

@@ -300,4 +300,18 @@ class LiveChangeTest {
         l.settings(),
         "the declared settings, which methods sharing the name must agree on");
   }
+
+  @Test
+  void aLimiterThatTakesOverTheCallsCarriesOnTheState() {
+    BucketLimiter served = limiter(Discipline.TOKEN_BUCKET, 10, 10, false);
+    assertEquals(7, passNow(served, null, 7));
+    assertEquals(1, passNow(served, "k", 1)); // key k: 9 left
+    BucketLimiter next = limiter(Discipline.TOKEN_BUCKET, 5, 5, false);
+    assertTrue(next.sameShape(served));
+    assertFalse(next.sameShape(limiter(Discipline.POLICING, 5, 5, false)));
+    next.continueFrom(served);
+    assertEquals(3, passNow(next, null, 100), "3 on hand, kept");
+    assertEquals(5, passNow(next, "k", 100), "k's 9 clamped to 5");
+    assertEquals(5, passNow(next, "new", 100), "a new key: the new capacity");
+  }
 }
