@@ -63,16 +63,40 @@ class ExamplesIT {
   void ordersAndWritesPrintsTenSecondsOfLimiting(String jdk) throws Exception {
     String out = run(jdk, "-javaagent:" + AGENT, "-jar", JAR);
     Matcher summary =
-        Pattern.compile("(\\d+) orders admitted in 10 s .*; (\\d+) rows written").matcher(out);
+        Pattern.compile(
+                "Orders: (\\d+) of (\\d+) admitted in 10 s .*; writes: (\\d+) of (\\d+) admitted")
+            .matcher(out);
     assertTrue(summary.find(), out);
     long orders = Long.parseLong(summary.group(1));
-    long rows = Long.parseLong(summary.group(2));
+    long rows = Long.parseLong(summary.group(3));
     // a token bucket admits at most its capacity plus rate x elapsed (10 s, and a little more)
     assertTrue(orders <= 100 + 50 * 11, "orders " + orders + ": " + out); // capacity + rate * time
     assertTrue(orders >= 300, "orders " + orders + ": " + out);
     // a constant 20/s: at most one per 50 ms from the first
     assertTrue(rows <= 201, "rows " + rows + ": " + out);
     assertTrue(rows >= 150, "rows " + rows + ": " + out);
+    // one row a second, read from the MBeans: the closing line sums them, and the rushes show
+    Matcher row =
+        Pattern.compile(
+                "(?m)^ +(\\d+) \\| +(\\d+) +(\\d+) +(\\d+) +(\\d+) \\| +(\\d+) +(\\d+) +(\\d+)"
+                    + " +(\\d+) +\\d+ ms$")
+            .matcher(out);
+    long[] demand = new long[11];
+    long admitted = 0;
+    long written = 0;
+    int rowsSeen = 0;
+    while (row.find()) {
+      int second = Integer.parseInt(row.group(1));
+      demand[second] = Long.parseLong(row.group(2));
+      admitted += Long.parseLong(row.group(3));
+      written += Long.parseLong(row.group(7));
+      rowsSeen++;
+    }
+    assertEquals(10, rowsSeen, out);
+    assertEquals(orders, admitted, "the closing line sums the rows: " + out);
+    assertEquals(rows, written, "the closing line sums the rows: " + out);
+    assertTrue(demand[1] >= 200 && demand[8] >= 200, "the rushes show in the demand: " + out);
+    assertTrue(demand[5] <= 30, "the quiet spell shows too: " + out);
   }
 
   @ParameterizedTest
