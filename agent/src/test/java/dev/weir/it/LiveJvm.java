@@ -196,16 +196,23 @@ final class LiveJvm implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() {
     try {
       in.write("quit\n");
       in.flush();
     } catch (IOException gone) {
       // already ended
     }
-    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+      Files.deleteIfExists(err);
+    } catch (InterruptedException e) {
       process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      // a temporary file left behind
     }
-    Files.deleteIfExists(err);
   }
 }
