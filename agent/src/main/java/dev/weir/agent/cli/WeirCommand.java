@@ -423,6 +423,8 @@ public final class WeirCommand {
       return 0;
     } catch (Jvm.Failure e) {
       throw e;
+    } catch (java.io.IOException e) {
+      throw new Jvm.Failure("JVM " + pid + " has stopped, or closed its management connector");
     } catch (Exception e) {
       throw new Jvm.Failure("JVM " + pid + ": " + e);
     }
