@@ -1,0 +1,103 @@
+package dev.weir.agent.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The parts of {@code http} entries: path patterns and trusted proxy blocks. */
+class HttpPartsTest {
+  @Test
+  void doubleStarIsAnyNumberOfSegmentsNoneIncluded() {
+    PathPattern api = PathPattern.parse("/api/**");
+    assertTrue(api.matches("/api"));
+    assertTrue(api.matches("/api/x"));
+    assertTrue(api.matches("/api/x/y/z"));
+    assertFalse(api.matches("/apix"));
+    assertFalse(api.matches("/"));
+    PathPattern middle = PathPattern.parse("/a/**/z");
+    assertTrue(middle.matches("/a/z"));
+    assertTrue(middle.matches("/a/b/c/z"));
+    assertFalse(middle.matches("/a/b/c"));
+    assertTrue(PathPattern.parse("/**").matches("/"));
+    assertTrue(PathPattern.parse("/**").matches("/anything/at/all"));
+  }
+
+  @Test
+  void starIsWithinOneSegment() {
+    PathPattern one = PathPattern.parse("/orders/*");
+    assertTrue(one.matches("/orders/42"));
+    assertFalse(one.matches("/orders/42/items"));
+    assertFalse(one.matches("/orders"));
+    PathPattern partial = PathPattern.parse("/v*/users/*.json");
+    assertTrue(partial.matches("/v2/users/alice.json"));
+    assertFalse(partial.matches("/x2/users/alice.json"));
+    assertFalse(partial.matches("/v2/users/alice.xml"));
+    assertTrue(PathPattern.glob("a*b*c", "abc"));
+    assertTrue(PathPattern.glob("a*b*c", "a-b-b-c"));
+    assertFalse(PathPattern.glob("a*b*c", "ac"));
+    assertFalse(PathPattern.glob("ab*ba", "aba"), "the ends do not overlap");
+    assertTrue(PathPattern.parse("/").matches("/"));
+    assertFalse(PathPattern.parse("/").matches("/x"));
+  }
+
+  @Test
+  void badPatternsSayWhy() {
+    assertEquals("must be a path starting with /", message("api/**"));
+    assertEquals("must be a path starting with /", message(""));
+    assertEquals("must have ** as a whole segment, as in /api/**", message("/api/x**"));
+    assertEquals(
+        "must not have . or .. segments: a normalised request path never has them",
+        message("/api/../admin"));
+    assertEquals("must not have empty segments (//)", message("/api//x"));
+    assertEquals("must not contain spaces or control characters", message("/a b"));
+    assertEquals(
+        "must be a path alone: a request path as the container normalised it has no '?'",
+        message("/api?x=1"));
+  }
+
+  private static String message(String pattern) {
+    return assertThrows(IllegalArgumentException.class, () -> PathPattern.parse(pattern))
+        .getMessage();
+  }
+
+  @Test
+  void blocksCompareAddressesAsAddresses() {
+    AddressBlock ten = AddressBlock.parse("10.0.0.0/8");
+    assertTrue(ten.contains("10.1.2.3"));
+    assertTrue(ten.contains("::ffff:10.1.2.3"), "IPv4-mapped IPv6 is the IPv4 address");
+    assertFalse(ten.contains("11.0.0.1"));
+    assertFalse(ten.contains("not-an-address"));
+    assertFalse(ten.contains("fd00::1"));
+    AddressBlock loopback = AddressBlock.parse("::1");
+    assertTrue(loopback.contains("0:0:0:0:0:0:0:1"));
+    assertFalse(loopback.contains("::2"));
+    AddressBlock ula = AddressBlock.parse("fd00::/8");
+    assertTrue(ula.contains("fdab:cd::1"));
+    assertFalse(ula.contains("fe80::1"));
+    assertTrue(AddressBlock.parse("192.168.1.5").contains("192.168.1.5"));
+    assertFalse(AddressBlock.parse("192.168.1.5").contains("192.168.1.6"));
+    assertTrue(AddressBlock.parse("0.0.0.0/0").contains("8.8.8.8"));
+    assertTrue(AddressBlock.parse("10.0.0.7/29").contains("10.0.0.1"), "host bits masked");
+  }
+
+  @Test
+  void badBlocksSayWhy() {
+    for (String bad : new String[] {"proxy.example.com", "10.0.0.256", "10.0.0", "::g"}) {
+      assertEquals(
+          "must be an IP address or a CIDR block (10.0.0.0/8, fd00::/8), not a host name",
+          assertThrows(IllegalArgumentException.class, () -> AddressBlock.parse(bad)).getMessage(),
+          bad);
+    }
+    assertEquals(
+        "must have a prefix length from 0 to 32 after the /",
+        assertThrows(IllegalArgumentException.class, () -> AddressBlock.parse("10.0.0.0/33"))
+            .getMessage());
+    assertEquals(
+        "must have a prefix length from 0 to 128 after the /",
+        assertThrows(IllegalArgumentException.class, () -> AddressBlock.parse("fd00::/x"))
+            .getMessage());
+  }
+}
