@@ -83,7 +83,7 @@ class ConfigValidationIT {
     },
     {
       "    tokenBucket: { rate: 1 }\n    colour: red",
-      "4: limits[0].colour is not a known key (known: name, methods, tokenBucket, leakyBucket,"
+      "4: limits[0].colour is not a known key (known: name, methods, http, tokenBucket, leakyBucket,"
           + " onLimit, maxWaitMillis, key, scope, dryRun)"
     },
     {

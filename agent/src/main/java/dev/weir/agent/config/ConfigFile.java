@@ -40,21 +40,27 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * {@code file:line}, the key path, the rule and the value, as {@code weir.yaml:7:
  * limits[1].tokenBucket.rate must be > 0, was -3}: this is the one place config errors come from.
  *
- * <p>Keys: top level {@code backend}, {@code limits}; entry {@code name} (required), {@code
- * methods}, exactly one of {@code tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code
- * per}, {@code capacity}, and {@code permits} or {@code mode}), {@code onLimit}, {@code
- * maxWaitMillis}, {@code key}, {@code scope}, {@code dryRun}. Any other key is an error. Defaults
- * as the annotations. Values have the types of the YAML 1.2 core schema: a number where a number
- * belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code true} or {@code false}
- * where a flag belongs, a string where a name or a pattern belongs. Not thread-safe; use one
- * instance per file.
+ * <p>Keys: top level {@code backend}, {@code http} ({@code trustedProxies}, {@code status}), {@code
+ * limits}; entry {@code name} (required), {@code methods} or {@code http} ({@code paths}, {@code
+ * methods}; validated, then refused: this version does not limit requests yet), exactly one of
+ * {@code tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code per}, {@code capacity}, and
+ * {@code permits} or {@code mode}), {@code onLimit}, {@code maxWaitMillis}, {@code key}, {@code
+ * scope}, {@code dryRun}. Any other key is an error. Defaults as the annotations. Values have the
+ * types of the YAML 1.2 core schema: a number where a number belongs ({@code "5"} is a string,
+ * {@code 1_000} is not a number), {@code true} or {@code false} where a flag belongs, a string
+ * where a name or a pattern belongs. Not thread-safe; use one instance per file.
  */
 public final class ConfigFile {
-  private static final List<String> TOP = Arrays.asList("backend", "limits");
+  private static final List<String> TOP = Arrays.asList("backend", "http", "limits");
+  private static final List<String> HTTP_SETTINGS = Arrays.asList("trustedProxies", "status");
+  private static final List<String> HTTP_ENTRY = Arrays.asList("paths", "methods");
+  private static final List<String> HTTP_METHODS =
+      Arrays.asList("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
   private static final List<String> ENTRY =
       Arrays.asList(
           "name",
           "methods",
+          "http",
           "tokenBucket",
           "leakyBucket",
           "onLimit",
@@ -199,6 +205,10 @@ public final class ConfigFile {
         error(backend, "backend must be a redis:// URI, was " + uri);
       }
     }
+    Node http = top.get("http");
+    if (http != null) {
+      httpSettings(http);
+    }
     Node list = top.get("limits");
     if (isNothing(list)) {
       warnings.add(label + ": the config file has no limits: it limits nothing");
@@ -334,6 +344,33 @@ public final class ConfigFile {
       spec.maxWaitMillis(maxWait);
     }
     Node key = entry.get("key");
+    Node http = entry.get("http");
+    if (http != null) {
+      int httpErrors = errors.size();
+      if (methods != null) {
+        error(http, path + " must have at most one of methods and http");
+      }
+      httpEntry(http, path + ".http");
+      httpKey(key, path + ".key");
+      if (errors.size() == httpErrors) { // valid, and not limited yet: refused, never ignored
+        error(
+            http,
+            path
+                + ".http is not supported by this version of Weir (HTTP limits arrive in a later"
+                + " version)");
+      }
+      key = null;
+    } else if (key instanceof ScalarNode
+        && Tag.STR.equals(((ScalarNode) key).getTag())
+        && !((ScalarNode) key).getValue().matches("[-+]?[0-9]+")) { // "0": the quoted-number rule
+      error(
+          key,
+          path
+              + ".key of a methods entry must be a parameter index, 0..254, was '"
+              + ((ScalarNode) key).getValue()
+              + "' (client, user, header:, param: and cookie: keys are for http entries)");
+      key = null;
+    }
     Long keyIndex = whole(key, path + ".key", 0);
     if (keyIndex != null && keyIndex > 254) {
       error(key, path + ".key must be a parameter index, 0..254, was " + text(key));
@@ -364,6 +401,114 @@ public final class ConfigFile {
               keyIndex == null ? -1 : keyIndex.intValue(),
               "true".equals(dryRun),
               label + ":" + line(node)));
+    }
+  }
+
+  /** The top-level {@code http} settings: {@code trustedProxies} and {@code status}. */
+  private void httpSettings(Node node) {
+    Map<String, Node> settings = mapping(node, "http", HTTP_SETTINGS);
+    if (settings == null) {
+      return;
+    }
+    Node proxies = settings.get("trustedProxies");
+    if (proxies instanceof SequenceNode) {
+      List<Node> items = ((SequenceNode) proxies).getValue();
+      for (int i = 0; i < items.size(); i++) {
+        String text = string(items.get(i), "http.trustedProxies[" + i + "]");
+        if (text != null) {
+          try {
+            AddressBlock.parse(text.trim());
+          } catch (IllegalArgumentException e) {
+            error(
+                items.get(i),
+                "http.trustedProxies[" + i + "] " + e.getMessage() + ", was '" + text + "'");
+          }
+        }
+      }
+    } else if (proxies != null) {
+      error(
+          proxies,
+          "http.trustedProxies must be a list of addresses and CIDR blocks, was " + kind(proxies));
+    }
+    Long status = whole(settings.get("status"), "http.status", 0);
+    if (status != null && (status < 400 || status > 599)) {
+      error(settings.get("status"), "http.status must be from 400 to 599, was " + status);
+    }
+  }
+
+  /** An entry's {@code http}: {@code paths} (required) and {@code methods}. */
+  private void httpEntry(Node node, String path) {
+    Map<String, Node> http = mapping(node, path, HTTP_ENTRY);
+    if (http == null) {
+      return;
+    }
+    Node paths = http.get("paths");
+    if (paths == null) {
+      error(node, path + ".paths is required: the request paths this limit applies to");
+    } else if (paths instanceof SequenceNode) {
+      List<Node> items = ((SequenceNode) paths).getValue();
+      if (items.isEmpty()) {
+        error(paths, path + ".paths must name at least one path pattern, was an empty list");
+      }
+      for (int i = 0; i < items.size(); i++) {
+        pathPattern(items.get(i), path + ".paths[" + i + "]");
+      }
+    } else {
+      pathPattern(paths, path + ".paths");
+    }
+    Node methods = http.get("methods");
+    if (methods instanceof SequenceNode) {
+      List<Node> items = ((SequenceNode) methods).getValue();
+      for (int i = 0; i < items.size(); i++) {
+        httpMethod(items.get(i), path + ".methods[" + i + "]");
+      }
+    } else if (methods != null) {
+      httpMethod(methods, path + ".methods");
+    }
+  }
+
+  private void pathPattern(Node node, String path) {
+    String text = string(node, path);
+    if (text != null) {
+      try {
+        PathPattern.parse(text);
+      } catch (IllegalArgumentException e) {
+        error(node, path + " " + e.getMessage() + ", was '" + text + "'");
+      }
+    }
+  }
+
+  private void httpMethod(Node node, String path) {
+    String text = string(node, path);
+    if (text != null && !HTTP_METHODS.contains(text)) {
+      error(
+          node,
+          path + " must be an HTTP method (" + String.join(", ", HTTP_METHODS) + "), was " + text);
+    }
+  }
+
+  /** The key of an {@code http} entry: client, user, header:NAME, param:NAME or cookie:NAME. */
+  private void httpKey(Node node, String path) {
+    if (node == null) {
+      return;
+    }
+    String rule =
+        " of an http entry must be client, user, header:NAME, param:NAME or cookie:NAME, was ";
+    if (!(node instanceof ScalarNode) || !Tag.STR.equals(((ScalarNode) node).getTag())) {
+      error(node, path + rule + shown(node) + " (a parameter index is for methods entries)");
+      return;
+    }
+    String text = ((ScalarNode) node).getValue();
+    int colon = text.indexOf(':');
+    String kind = colon < 0 ? text : text.substring(0, colon);
+    String name = colon < 0 ? null : text.substring(colon + 1).trim();
+    boolean valid =
+        colon < 0
+            ? kind.equals("client") || kind.equals("user")
+            : (kind.equals("header") || kind.equals("param") || kind.equals("cookie"))
+                && !name.isEmpty();
+    if (!valid) {
+      error(node, path + rule + "'" + text + "'");
     }
   }
 

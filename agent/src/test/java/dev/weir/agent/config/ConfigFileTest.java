@@ -104,7 +104,7 @@ class ConfigFileTest {
             "weir.yaml:11: limits[2] must have exactly one of tokenBucket and leakyBucket",
             "weir.yaml:14: limits[3].name 'a' is already used by limits[0]",
             "weir.yaml:16: limits[3].dryRun must be one of true, false, was maybe",
-            "weir.yaml:17: nonsense is not a known key (known: backend, limits)"),
+            "weir.yaml:17: nonsense is not a known key (known: backend, http, limits)"),
         ConfigFile.parse("weir.yaml", text).errors());
   }
 
@@ -248,5 +248,65 @@ class ConfigFileTest {
         List.of("deep.yaml: not valid YAML: it nests too deeply to be read (thousands of levels)"),
         file.errors());
     assertTrue(file.limits().isEmpty());
+  }
+
+  @Test
+  void httpEntriesAreValidatedAndRefusedUntilTheyCanLimit() {
+    ConfigFile file =
+        ConfigFile.parse(
+            "web.yaml",
+            String.join(
+                "\n",
+                "http:",
+                "  trustedProxies: [10.0.0.0/8, \"fd00::/8\", proxy.example.com, 10.1.2.3/40]",
+                "  status: 200",
+                "limits:",
+                "  - name: api",
+                "    http: { paths: [\"/api/**\", \"api/x\", \"/a/../b\"], methods: [GET, FETCH] }",
+                "    key: client",
+                "    tokenBucket: { rate: 10 }",
+                "  - name: per-user",
+                "    http: { paths: \"/orders/*\" }",
+                "    key: 0",
+                "    tokenBucket: { rate: 10 }",
+                "  - name: by-header",
+                "    http: { paths: \"/x\" }",
+                "    key: \"header:\"",
+                "    tokenBucket: { rate: 10 }",
+                "  - name: both",
+                "    methods: \"com.acme.A#b\"",
+                "    http: { paths: \"/x\" }",
+                "    tokenBucket: { rate: 10 }",
+                "  - name: method-with-a-web-key",
+                "    methods: \"com.acme.A#b\"",
+                "    key: client",
+                "    tokenBucket: { rate: 10 }",
+                "  - name: good",
+                "    http: { paths: \"/api/**\", methods: [GET, POST] }",
+                "    key: \"cookie:session\"",
+                "    tokenBucket: { rate: 10 }",
+                ""));
+    assertEquals(
+        List.of(
+            "web.yaml:2: http.trustedProxies[2] must be an IP address or a CIDR block (10.0.0.0/8,"
+                + " fd00::/8), not a host name, was 'proxy.example.com'",
+            "web.yaml:2: http.trustedProxies[3] must have a prefix length from 0 to 32 after the /,"
+                + " was '10.1.2.3/40'",
+            "web.yaml:3: http.status must be from 400 to 599, was 200",
+            "web.yaml:6: limits[0].http.paths[1] must be a path starting with /, was 'api/x'",
+            "web.yaml:6: limits[0].http.paths[2] must not have . or .. segments: a normalised"
+                + " request path never has them, was '/a/../b'",
+            "web.yaml:6: limits[0].http.methods[1] must be an HTTP method (GET, HEAD, POST, PUT,"
+                + " DELETE, PATCH, OPTIONS, TRACE, CONNECT), was FETCH",
+            "web.yaml:11: limits[1].key of an http entry must be client, user, header:NAME,"
+                + " param:NAME or cookie:NAME, was 0 (a parameter index is for methods entries)",
+            "web.yaml:15: limits[2].key of an http entry must be client, user, header:NAME,"
+                + " param:NAME or cookie:NAME, was 'header:'",
+            "web.yaml:19: limits[3] must have at most one of methods and http",
+            "web.yaml:23: limits[4].key of a methods entry must be a parameter index, 0..254, was"
+                + " 'client' (client, user, header:, param: and cookie: keys are for http entries)",
+            "web.yaml:26: limits[5].http is not supported by this version of Weir (HTTP limits"
+                + " arrive in a later version)"),
+        file.errors());
   }
 }
