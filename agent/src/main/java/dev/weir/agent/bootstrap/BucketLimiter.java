@@ -437,7 +437,7 @@ public final class BucketLimiter extends Limiter {
     }
     GcraBucket b = bucket;
     boolean reshape =
-        capacity != b.capacity() || rate * 1e9 / per.toNanos(1) != b.permitsPerSecond();
+        capacity != b.capacity() || GcraBucket.perSecond(rate, per) != b.permitsPerSecond();
     if (!reshape && dryRun == this.dryRun) {
       return false;
     }
@@ -542,7 +542,7 @@ public final class BucketLimiter extends Limiter {
     if (per == null) {
       return "'" + name() + "': the rate needs a time unit";
     }
-    double perSecond = rate * 1e9 / per.toNanos(1);
+    double perSecond = GcraBucket.perSecond(rate, per);
     if (!(rate > 0) || Double.isInfinite(rate) || !(perSecond > 0)) {
       return "'" + name() + "': Rate must be > 0 and finite, was " + rate;
     }

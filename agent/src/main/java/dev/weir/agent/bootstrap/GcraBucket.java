@@ -348,6 +348,18 @@ public final class GcraBucket extends BucketState {
    * @return permits per second
    */
   public double permitsPerSecond() {
+    return perSecond(rate, per);
+  }
+
+  /**
+   * A rate in permits per second, the one conversion for every comparison of rates: a rate given
+   * per second is returned as it is, so writing back the value read changes nothing.
+   *
+   * @param rate permits per {@code per}
+   * @param per its unit
+   * @return permits per second
+   */
+  public static double perSecond(double rate, TimeUnit per) {
     return per == TimeUnit.SECONDS ? rate : rate * 1e9 / per.toNanos(1);
   }
 

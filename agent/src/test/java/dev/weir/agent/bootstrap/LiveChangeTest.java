@@ -180,6 +180,12 @@ class LiveChangeTest {
     assertFalse(l.setDryRun(false));
     assertFalse(l.change(600, MINUTES, 10, false), "600/min is 10/s");
     assertSame(before, l.bucket());
+    BucketLimiter odd = limiter(Discipline.TOKEN_BUCKET, 99.92497928518063, 10, false);
+    GcraBucket oddBucket = odd.bucket();
+    assertFalse(
+        odd.setRate(odd.bucket().permitsPerSecond()),
+        "the value read, written back (99.92497928518063 * 1e9 / 1e9 is not itself)");
+    assertSame(oddBucket, odd.bucket());
     assertEquals(3, passNow(l, null, 100));
   }
 
