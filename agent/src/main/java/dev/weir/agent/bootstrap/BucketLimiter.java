@@ -171,12 +171,7 @@ public final class BucketLimiter extends Limiter {
       if (state == null) { // a new key at the bound
         long retryAfter = states.retryAfterBoundNanos(now);
         if (retryAfter != 0) {
-          rejected.increment();
-          if (dryRun) {
-            granted.increment();
-            return ADMITTED;
-          }
-          return retryAfter;
+          return limited(retryAfter);
         }
         state = states.slowState(key, now); // a held key went idle meanwhile: room for this one
         continue;
@@ -482,12 +477,7 @@ public final class BucketLimiter extends Limiter {
    */
   public synchronized void continueFrom(BucketLimiter from) {
     long now = clock.nanoTime();
-    GcraBucket b = bucket;
-    GcraBucket f = from.bucket;
-    long value = f.fullAt;
-    if (value != GcraBucket.RETIRED) {
-      b.fullAt = b.converted(f, value, now);
-    }
+    bucket.continueFrom(from.bucket, now);
     KeyedBuckets theirs = from.keyed;
     if (theirs != null) {
       keyedBuckets().importFrom(theirs, now);

@@ -278,6 +278,21 @@ public final class GcraBucket extends BucketState {
   }
 
   /**
+   * Carries on the state of a bucket that keeps it (the limiter a config override moves calls away
+   * from), converted by the live-change rules at {@code nowNanos}. Called before this bucket takes
+   * any call. Never blocks.
+   *
+   * @param from the bucket whose state this one carries on
+   * @param nowNanos the instant of the move
+   */
+  void continueFrom(GcraBucket from, long nowNanos) {
+    long value = from.fullAt;
+    if (value != RETIRED) {
+      fullAt = converted(from, value, nowNanos);
+    }
+  }
+
+  /**
    * A state's value converted from {@code from}'s settings to this bucket's, by the live-change
    * rules at {@code nowNanos} (SPEC "Live control"):
    *
