@@ -154,8 +154,7 @@ public final class Weaving {
       errors = old.reloadErrors(read.limits());
     }
     if (!errors.isEmpty()) {
-      List<String> lines = new ArrayList<String>(errors);
-      return refused(lines.toArray(new String[0]));
+      return refused(errors.toArray(new String[0]));
     }
     for (String warning : read.warnings()) {
       AgentLog.warn(warning);
@@ -167,9 +166,7 @@ public final class Weaving {
     }
     transformer.setConfig(reload.next);
     if (reload.patternsChanged && transformer.retransforms()) {
-      woven =
-          transformer.retransformForReload(
-              instrumentation, old, true, Collections.<String>emptySet());
+      woven = transformer.retransformForReload(instrumentation, old);
     }
     configPath = file;
     if (!reporting && reload.next != ConfigLimits.NONE) {

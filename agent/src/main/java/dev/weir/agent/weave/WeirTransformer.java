@@ -396,7 +396,34 @@ final class WeirTransformer implements ClassFileTransformer {
   int retransformLoaded(Instrumentation instrumentation, boolean scanAnnotations) {
     Set<String> names = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
     wovenNames = names;
+    retransformWhere(instrumentation, scanAnnotations, null);
+    wovenNames = null;
+    return names.size();
+  }
+
+  /**
+   * After a reload whose patterns changed: retransforms the loaded classes the old or the new
+   * patterns may match, so that they follow the new limits.
+   *
+   * @param instrumentation the JVM's instrumentation
+   * @param previous the limits before the reload
+   * @return the number of classes retransformed
+   */
+  int retransformForReload(Instrumentation instrumentation, ConfigLimits previous) {
+    return retransformWhere(instrumentation, false, previous);
+  }
+
+  /**
+   * Retransforms, in batches, the loaded classes the patterns may match (the current ones, and
+   * {@code previous} unless null), and with {@code scanAnnotations} those that mention a limit.
+   *
+   * @return the number of classes retransformed
+   */
+  private int retransformWhere(
+      Instrumentation instrumentation, boolean scanAnnotations, ConfigLimits previous) {
+    ConfigLimits limits = config;
     List<Class<?>> batch = new ArrayList<Class<?>>();
+    int count = 0;
     for (Class<?> type : instrumentation.getAllLoadedClasses()) {
       if (type.isArray() || type.isPrimitive() || !instrumentation.isModifiableClass(type)) {
         continue;
@@ -405,62 +432,12 @@ final class WeirTransformer implements ClassFileTransformer {
       if (internalName.startsWith(OWN_PREFIX)) {
         continue;
       }
-      boolean candidate = patternsMayMatch(config, type);
+      boolean candidate =
+          patternsMayMatch(limits, type) || previous != null && patternsMayMatch(previous, type);
       if (!candidate && scanAnnotations && !isSkipped(internalName)) {
         byte[] classFile = classFileOf(type, internalName);
         candidate = classFile == null || mentionsLimit(internalName, classFile);
       }
-      if (candidate) {
-        batch.add(type);
-      }
-      if (batch.size() == RETRANSFORM_BATCH) {
-        retransform(instrumentation, batch);
-      }
-    }
-    retransform(instrumentation, batch);
-    wovenNames = null;
-    return names.size();
-  }
-
-  private static boolean patternsMayMatch(ConfigLimits limits, Class<?> type) {
-    return limits.hasPatterns()
-        && (limits.noteLoaded(type) || limits.mayMatchType(type.getName(), type.getClassLoader()));
-  }
-
-  /**
-   * After a reload: retransforms the loaded classes whose weaving it may change, so that they
-   * follow the new limits: those the old or the new patterns may match (when the patterns changed),
-   * and those named.
-   *
-   * @param instrumentation the JVM's instrumentation
-   * @param previous the limits before the reload
-   * @param patternsChanged whether any pattern, its key or its limiter changed
-   * @param classNames binary names of more classes to retransform (annotated classes whose override
-   *     changed)
-   * @return the number of classes retransformed
-   */
-  int retransformForReload(
-      Instrumentation instrumentation,
-      ConfigLimits previous,
-      boolean patternsChanged,
-      Set<String> classNames) {
-    if (!patternsChanged && classNames.isEmpty()) {
-      return 0;
-    }
-    ConfigLimits limits = config;
-    List<Class<?>> batch = new ArrayList<Class<?>>();
-    int count = 0;
-    for (Class<?> type : instrumentation.getAllLoadedClasses()) {
-      if (type.isArray() || type.isPrimitive() || !instrumentation.isModifiableClass(type)) {
-        continue;
-      }
-      if (type.getName().startsWith("dev.weir.agent.")) {
-        continue;
-      }
-      boolean candidate =
-          classNames.contains(type.getName())
-              || patternsChanged
-                  && (patternsMayMatch(limits, type) || patternsMayMatch(previous, type));
       if (candidate) {
         batch.add(type);
         count++;
@@ -471,6 +448,11 @@ final class WeirTransformer implements ClassFileTransformer {
     }
     retransform(instrumentation, batch);
     return count;
+  }
+
+  private static boolean patternsMayMatch(ConfigLimits limits, Class<?> type) {
+    return limits.hasPatterns()
+        && (limits.noteLoaded(type) || limits.mayMatchType(type.getName(), type.getClassLoader()));
   }
 
   private static void retransform(Instrumentation instrumentation, List<Class<?>> batch) {
