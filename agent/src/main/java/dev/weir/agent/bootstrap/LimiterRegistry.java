@@ -4,8 +4,10 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -334,6 +336,24 @@ public final class LimiterRegistry {
     hidden[id] = true;
     version++;
     return id;
+  }
+
+  /**
+   * Every listed {@link BucketLimiter} once, at the first slot that leads to it (a limiter an
+   * override redirects other ids to is listed at its own), in the order they were registered: what
+   * the operator's side shows.
+   *
+   * @return a snapshot
+   */
+  public static synchronized List<Slot> bucketLimiters() {
+    List<Slot> slots = new ArrayList<Slot>();
+    Set<Limiter> seen = Collections.newSetFromMap(new IdentityHashMap<Limiter, Boolean>());
+    for (Slot slot : slots()) {
+      if (slot.limiter instanceof BucketLimiter && seen.add(slot.limiter)) {
+        slots.add(slot);
+      }
+    }
+    return slots;
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.weir.agent.ops;
 
-import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.weave.Weaving;
 import java.util.ArrayList;
@@ -54,10 +53,8 @@ final class AgentBean implements AgentMBean {
   @Override
   public String[] getLimiters() {
     TreeSet<String> names = new TreeSet<String>();
-    for (LimiterRegistry.Slot slot : LimiterRegistry.slots()) {
-      if (slot.limiter instanceof BucketLimiter) {
-        names.add(slot.limiter.name());
-      }
+    for (LimiterRegistry.Slot slot : LimiterRegistry.bucketLimiters()) {
+      names.add(slot.limiter.name());
     }
     return names.toArray(new String[0]);
   }

@@ -118,10 +118,8 @@ final class Management implements Runnable {
       weaving.forget(gone.loaderIds, gone.limiterIds);
     }
     if (second) {
-      for (LimiterRegistry.Slot slot : LimiterRegistry.slots()) {
-        if (slot.limiter instanceof BucketLimiter) {
-          ((BucketLimiter) slot.limiter).tick();
-        }
+      for (LimiterRegistry.Slot slot : LimiterRegistry.bucketLimiters()) {
+        ((BucketLimiter) slot.limiter).tick();
       }
       List<Runnable> tasks;
       synchronized (this) {
@@ -175,11 +173,12 @@ final class Management implements Runnable {
 
   /** Registers the MBeans of new limiters and unregisters those of limiters gone. */
   private void sync() throws Exception {
+    // in registration order, so that of two limiters of one name the first made keeps the plain
+    // MBean name, run after run
+    List<LimiterRegistry.Slot> slots = LimiterRegistry.bucketLimiters();
     Map<Limiter, LimiterRegistry.Slot> live = new IdentityHashMap<Limiter, LimiterRegistry.Slot>();
-    for (LimiterRegistry.Slot slot : LimiterRegistry.slots()) {
-      if (slot.limiter instanceof BucketLimiter && !live.containsKey(slot.limiter)) {
-        live.put(slot.limiter, slot); // its first slot: a redirected one comes later
-      }
+    for (LimiterRegistry.Slot slot : slots) {
+      live.put(slot.limiter, slot);
     }
     synchronized (this) {
       for (Iterator<Map.Entry<Limiter, ObjectName>> i = registered.entrySet().iterator();
@@ -193,7 +192,7 @@ final class Management implements Runnable {
         }
       }
     }
-    for (LimiterRegistry.Slot slot : slotsInIdOrder(live)) {
+    for (LimiterRegistry.Slot slot : slots) {
       if (registered.containsKey(slot.limiter)) {
         continue;
       }
@@ -207,24 +206,6 @@ final class Management implements Runnable {
         }
       }
     }
-  }
-
-  /**
-   * The slots in the order their limiters were registered, so that of two limiters of one name the
-   * first made keeps the plain MBean name, run after run.
-   */
-  private static List<LimiterRegistry.Slot> slotsInIdOrder(
-      Map<Limiter, LimiterRegistry.Slot> live) {
-    List<LimiterRegistry.Slot> slots = new ArrayList<LimiterRegistry.Slot>(live.values());
-    java.util.Collections.sort(
-        slots,
-        new java.util.Comparator<LimiterRegistry.Slot>() {
-          @Override
-          public int compare(LimiterRegistry.Slot a, LimiterRegistry.Slot b) {
-            return a.id < b.id ? -1 : a.id == b.id ? 0 : 1;
-          }
-        });
-    return slots;
   }
 
   private boolean register(Object bean, ObjectName name) {

@@ -35,10 +35,7 @@ final class Summary implements Runnable {
     }
     elapsed = 0;
     Map<Limiter, long[]> now = new IdentityHashMap<Limiter, long[]>();
-    for (LimiterRegistry.Slot slot : LimiterRegistry.slots()) {
-      if (!(slot.limiter instanceof BucketLimiter) || now.containsKey(slot.limiter)) {
-        continue;
-      }
+    for (LimiterRegistry.Slot slot : LimiterRegistry.bucketLimiters()) {
       BucketLimiter l = (BucketLimiter) slot.limiter;
       long[] counts = {l.granted(), l.rejected(), l.waited()};
       now.put(l, counts);
