@@ -237,22 +237,28 @@ public final class WeirCommand {
     "DryRun"
   };
 
+  /** One limiter's row: the table's attributes of its MBean. */
+  private static Row row(MBeanServerConnection mbeans, ObjectName name, String label)
+      throws Exception {
+    Row row = new Row(label);
+    for (Object a : mbeans.getAttributes(name, COLUMNS).asList()) {
+      Attribute attribute = (Attribute) a;
+      row.values.put(attribute.getName(), attribute.getValue());
+    }
+    return row;
+  }
+
   private static List<Row> rows(MBeanServerConnection mbeans) throws Exception {
     List<Row> rows = new ArrayList<Row>();
     Set<ObjectName> names = mbeans.queryNames(new ObjectName(LIMITERS), null);
     for (ObjectName name : names) {
       String label = ObjectName.unquote(quoted(name.getKeyProperty("name")));
       String loader = name.getKeyProperty("loader");
-      Row row = new Row(loader == null ? label : label + " @" + loader);
       try {
-        for (Object a : mbeans.getAttributes(name, COLUMNS).asList()) {
-          Attribute attribute = (Attribute) a;
-          row.values.put(attribute.getName(), attribute.getValue());
-        }
+        rows.add(row(mbeans, name, loader == null ? label : label + " @" + loader));
       } catch (javax.management.InstanceNotFoundException gone) {
         continue; // its class loader went meanwhile
       }
-      rows.add(row);
     }
     Collections.sort(
         rows,
@@ -528,10 +534,7 @@ public final class WeirCommand {
           throw new Jvm.Failure(cause.getMessage());
         }
       }
-      Row row = new Row(limiter);
-      for (Object a : mbeans.getAttributes(name, COLUMNS).asList()) {
-        row.values.put(((Attribute) a).getName(), ((Attribute) a).getValue());
-      }
+      Row row = row(mbeans, name, limiter);
       out.println(
           String.format(
               Locale.ROOT,
