@@ -116,6 +116,39 @@ class ConfigValidationIT {
       "    tokenBucket: { rate: 1 }\n    dryRun: \"true\"",
       "4: limits[0].dryRun must be one of true, false, was \"true\" (quoted, so a string)"
     },
+    // http entries
+    {
+      "    http: { paths: \"api/**\" }\n    tokenBucket: { rate: 1 }",
+      "3: limits[0].http.paths must be a path starting with /, was 'api/**'"
+    },
+    {
+      "    http: { paths: \"/api/**x\" }\n    tokenBucket: { rate: 1 }",
+      "3: limits[0].http.paths must have ** as a whole segment, as in /api/**, was '/api/**x'"
+    },
+    {
+      "    http: { paths: /a, methods: [GET, FETCH] }\n    tokenBucket: { rate: 1 }",
+      "3: limits[0].http.methods[1] must be an HTTP method (GET, HEAD, POST, PUT, DELETE, PATCH,"
+          + " OPTIONS, TRACE, CONNECT), was FETCH"
+    },
+    {
+      "    http: { paths: /a }\n    tokenBucket: { rate: 1 }\n    key: ip",
+      "5: limits[0].key of an http entry must be client, user, header:NAME, param:NAME or"
+          + " cookie:NAME, was 'ip'"
+    },
+    {
+      "    http: { paths: /a }\n    tokenBucket: { rate: 1 }\n    key: 0",
+      "5: limits[0].key of an http entry must be client, user, header:NAME, param:NAME or"
+          + " cookie:NAME, was 0 (a parameter index is for methods entries)"
+    },
+    {
+      "    methods: a.B#c\n    tokenBucket: { rate: 1 }\n    key: client",
+      "5: limits[0].key of a methods entry must be a parameter index, 0..254, was 'client'"
+          + " (client, user, header:, param: and cookie: keys are for http entries)"
+    },
+    {
+      "    http: { paths: /a }\n    methods: a.B#c\n    tokenBucket: { rate: 1 }",
+      "3: limits[0] must have at most one of methods and http"
+    },
     {
       "    tokenBucket: [1, 2]",
       "3: limits[0].tokenBucket must be a map of keys (rate, per,"
@@ -150,6 +183,41 @@ class ConfigValidationIT {
     } finally {
       Files.delete(file);
     }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void badHttpSettingsStopTheJvm(String jdk) throws IOException {
+    Path file =
+        ForkedJvm.configFile(
+            "http:",
+            "  trustedProxies: [10.0.0.0/8, 10.1.0.0/33, proxy.internal]",
+            "  status: 302",
+            "limits:",
+            "  - name: api",
+            "    http: { paths: /api/** }",
+            "    tokenBucket: { rate: 1 }");
+    Result r = ForkedJvm.withAgent(jdk, "config=" + file, "dev.weir.it.fixtures.Legacy");
+    r.assertExit(1);
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR "
+                + file
+                + ":2: http.trustedProxies[1] must have a prefix length from 0 to 32 after the /,"
+                + " was '10.1.0.0/33'\n"),
+        r.err);
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR "
+                + file
+                + ":2: http.trustedProxies[2] must be an IP address or a CIDR block (10.0.0.0/8,"
+                + " fd00::/8), not a host name, was 'proxy.internal'\n"),
+        r.err);
+    assertTrue(
+        r.err.contains(
+            "[weir] ERROR " + file + ":3: http.status must be from 400 to 599, was 302\n"),
+        r.err);
+    assertTrue(r.err.contains(": 3 error(s); stopping the JVM before main (exit code 1)"), r.err);
   }
 
   @ParameterizedTest

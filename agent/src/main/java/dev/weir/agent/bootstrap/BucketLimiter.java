@@ -189,6 +189,35 @@ public final class BucketLimiter extends Limiter {
     }
   }
 
+  @Override
+  public void refund(String key) {
+    if (dryRun) {
+      return; // a dry run may not have taken anything: it admits what it would limit
+    }
+    BucketState state;
+    if (key == null) {
+      state = bucket;
+    } else {
+      KeyedBuckets states = keyed;
+      state = states == null ? null : states.peek(key);
+    }
+    if (state != null && state.bucket.refund(state, permits)) {
+      granted.decrement();
+    }
+  }
+
+  @Override
+  public long probe(String key) {
+    long now = clock.nanoTime();
+    if (key == null) {
+      GcraBucket b = bucket;
+      return b.probeRetryAfterNanos(b, now, permits);
+    }
+    KeyedBuckets states = keyed;
+    BucketState state = states == null ? null : states.peek(key);
+    return state == null ? 0 : state.bucket.probeRetryAfterNanos(state, now, permits);
+  }
+
   /** The default bound on keys of each per-key limiter (the agent's {@code maxKeys}). */
   public static final int DEFAULT_MAX_KEYS = 100_000;
 

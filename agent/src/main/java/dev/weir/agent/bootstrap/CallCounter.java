@@ -62,6 +62,22 @@ final class CallCounter {
     VALUE.lazySet(c, c.value + 1); // the cell's only writer: an ordered store, no atomic
   }
 
+  /**
+   * Takes back one call counted by {@link #increment()} on this thread: a call admitted by this
+   * limiter and then refused by another that applies to it too (HTTP entries).
+   */
+  void decrement() {
+    if (Thread.currentThread().getClass() == VIRTUAL) {
+      shared.decrement();
+      return;
+    }
+    Cell c = cells.get();
+    if (c == null) {
+      c = newCell();
+    }
+    VALUE.lazySet(c, c.value - 1);
+  }
+
   private Cell newCell() {
     Cell c = new Cell(Thread.currentThread());
     synchronized (this) {

@@ -638,6 +638,29 @@ public final class GcraBucket extends BucketState {
   }
 
   /**
+   * Gives back {@code permits} permits taken a moment ago by an acquire that admitted at once:
+   * {@code fullAt} moves back by their cost, whatever calls came since (the costs of calls add, so
+   * taking one away leaves the others' as if it had never been taken). A state retired meanwhile
+   * keeps the permits: less is admitted, never more. Never blocks.
+   *
+   * @param state the state the permits were taken from
+   * @param permits the permits taken
+   * @return true if they went back
+   */
+  boolean refund(BucketState state, long permits) {
+    long cost = cost(permits);
+    for (; ; ) {
+      long current = state.fullAt;
+      if (current == RETIRED) {
+        return false;
+      }
+      if (FULL_AT.compareAndSet(state, current, live(current - cost))) {
+        return true;
+      }
+    }
+  }
+
+  /**
    * An instant in ticks as a clock reading, rounded down: no later than the instant.
    *
    * @param ticks an instant in this bucket's ticks (wrapping, like the clock)

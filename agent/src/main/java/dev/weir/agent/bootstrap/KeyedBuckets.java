@@ -258,6 +258,16 @@ final class KeyedBuckets {
   }
 
   /**
+   * The key's state if it holds one now, without making one.
+   *
+   * @param key the key
+   * @return the state, or null (a key not held is full: a leaky bucket, empty)
+   */
+  BucketState peek(String key) {
+    return current.map.get(key);
+  }
+
+  /**
    * {@link #state}, after the state it returned turned out retired: waits (briefly) for the key's
    * replacement, or makes a new state if the old one was dropped as idle.
    *

@@ -41,6 +41,26 @@ public abstract class Limiter {
   public abstract long acquire(String key);
 
   /**
+   * Gives back the permits a call admitted at once has just taken, because another limit that
+   * applies to the same request refused it ({@code http} entries: a request limited by one entry is
+   * charged by none). Does nothing for a limiter that holds no bucket.
+   *
+   * @param key the key the call was admitted with; null for the keyless bucket
+   */
+  public void refund(String key) {}
+
+  /**
+   * How long until a call would be admitted at once, without taking anything.
+   *
+   * @param key the key; null for the keyless bucket
+   * @return nanoseconds, {@code >= 0}; {@link Long#MAX_VALUE} for never; 0 for a limiter that holds
+   *     no bucket
+   */
+  public long probe(String key) {
+    return 0;
+  }
+
+  /**
    * Says that some of this limiter's keys come from a parameter whose type cannot tell whether its
    * values print as themselves (an interface, an abstract class, {@code Object}): the limiter then
    * looks at each new key, and warns once if one looks like an identity string ({@code

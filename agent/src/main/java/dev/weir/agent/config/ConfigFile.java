@@ -1,6 +1,8 @@
 package dev.weir.agent.config;
 
+import dev.weir.agent.bootstrap.AddressBlock;
 import dev.weir.agent.bootstrap.Discipline;
+import dev.weir.agent.bootstrap.PathPattern;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.FileInputStream;
@@ -42,13 +44,13 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  *
  * <p>Keys: top level {@code backend}, {@code http} ({@code trustedProxies}, {@code status}), {@code
  * limits}; entry {@code name} (required), {@code methods} or {@code http} ({@code paths}, {@code
- * methods}; validated, then refused: this version does not limit requests yet), exactly one of
- * {@code tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code per}, {@code capacity}, and
- * {@code permits} or {@code mode}), {@code onLimit}, {@code maxWaitMillis}, {@code key}, {@code
- * scope}, {@code dryRun}. Any other key is an error. Defaults as the annotations. Values have the
- * types of the YAML 1.2 core schema: a number where a number belongs ({@code "5"} is a string,
- * {@code 1_000} is not a number), {@code true} or {@code false} where a flag belongs, a string
- * where a name or a pattern belongs. Not thread-safe; use one instance per file.
+ * methods}), exactly one of {@code tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code
+ * per}, {@code capacity}, and {@code permits} or {@code mode}), {@code onLimit}, {@code
+ * maxWaitMillis}, {@code key}, {@code scope}, {@code dryRun}. Any other key is an error. Defaults
+ * as the annotations. Values have the types of the YAML 1.2 core schema: a number where a number
+ * belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code true} or {@code false}
+ * where a flag belongs, a string where a name or a pattern belongs. Not thread-safe; use one
+ * instance per file.
  */
 public final class ConfigFile {
   private static final List<String> TOP = Arrays.asList("backend", "http", "limits");
@@ -76,6 +78,8 @@ public final class ConfigFile {
   private final List<Problem> errors = new ArrayList<Problem>();
   private final List<ConfigLimit> limits = new ArrayList<ConfigLimit>();
   private final List<String> warnings = new ArrayList<String>();
+  private final List<AddressBlock> trustedProxies = new ArrayList<AddressBlock>();
+  private int httpStatus = 429;
 
   private ConfigFile(String label) {
     this.label = label;
@@ -156,6 +160,25 @@ public final class ConfigFile {
    */
   public List<ConfigLimit> limits() {
     return Collections.unmodifiableList(limits);
+  }
+
+  /**
+   * The top-level {@code http.trustedProxies}.
+   *
+   * @return the proxies' addresses and blocks; empty if none (then {@code X-Forwarded-For} is
+   *     ignored)
+   */
+  public List<AddressBlock> trustedProxies() {
+    return Collections.unmodifiableList(trustedProxies);
+  }
+
+  /**
+   * The top-level {@code http.status}: the status of a limited request's answer.
+   *
+   * @return 400..599; 429 unless the file says otherwise
+   */
+  public int httpStatus() {
+    return httpStatus;
   }
 
   private void parse(Reader reader) {
@@ -345,20 +368,15 @@ public final class ConfigFile {
     }
     Node key = entry.get("key");
     Node http = entry.get("http");
+    List<PathPattern> paths = new ArrayList<PathPattern>();
+    List<String> httpMethods = new ArrayList<String>();
+    String httpKey = null;
     if (http != null) {
-      int httpErrors = errors.size();
       if (methods != null) {
         error(http, path + " must have at most one of methods and http");
       }
-      httpEntry(http, path + ".http");
-      httpKey(key, path + ".key");
-      if (errors.size() == httpErrors) { // valid, and not limited yet: refused, never ignored
-        error(
-            http,
-            path
-                + ".http is not supported by this version of Weir (HTTP limits arrive in a later"
-                + " version)");
-      }
+      httpEntry(http, path + ".http", paths, httpMethods);
+      httpKey = httpKey(key, path + ".key");
       key = null;
     } else if (key instanceof ScalarNode
         && Tag.STR.equals(((ScalarNode) key).getTag())
@@ -400,7 +418,10 @@ public final class ConfigFile {
               spec.build(),
               keyIndex == null ? -1 : keyIndex.intValue(),
               "true".equals(dryRun),
-              label + ":" + line(node)));
+              label + ":" + line(node),
+              paths,
+              httpMethods,
+              httpKey));
     }
   }
 
@@ -417,7 +438,7 @@ public final class ConfigFile {
         String text = string(items.get(i), "http.trustedProxies[" + i + "]");
         if (text != null) {
           try {
-            AddressBlock.parse(text.trim());
+            trustedProxies.add(AddressBlock.parse(text.trim()));
           } catch (IllegalArgumentException e) {
             error(
                 items.get(i),
@@ -433,11 +454,13 @@ public final class ConfigFile {
     Long status = whole(settings.get("status"), "http.status", 0);
     if (status != null && (status < 400 || status > 599)) {
       error(settings.get("status"), "http.status must be from 400 to 599, was " + status);
+    } else if (status != null) {
+      httpStatus = status.intValue();
     }
   }
 
   /** An entry's {@code http}: {@code paths} (required) and {@code methods}. */
-  private void httpEntry(Node node, String path) {
+  private void httpEntry(Node node, String path, List<PathPattern> patterns, List<String> verbs) {
     Map<String, Node> http = mapping(node, path, HTTP_ENTRY);
     if (http == null) {
       return;
@@ -451,52 +474,54 @@ public final class ConfigFile {
         error(paths, path + ".paths must name at least one path pattern, was an empty list");
       }
       for (int i = 0; i < items.size(); i++) {
-        pathPattern(items.get(i), path + ".paths[" + i + "]");
+        pathPattern(items.get(i), path + ".paths[" + i + "]", patterns);
       }
     } else {
-      pathPattern(paths, path + ".paths");
+      pathPattern(paths, path + ".paths", patterns);
     }
     Node methods = http.get("methods");
     if (methods instanceof SequenceNode) {
       List<Node> items = ((SequenceNode) methods).getValue();
       for (int i = 0; i < items.size(); i++) {
-        httpMethod(items.get(i), path + ".methods[" + i + "]");
+        httpMethod(items.get(i), path + ".methods[" + i + "]", verbs);
       }
     } else if (methods != null) {
-      httpMethod(methods, path + ".methods");
+      httpMethod(methods, path + ".methods", verbs);
     }
   }
 
-  private void pathPattern(Node node, String path) {
+  private void pathPattern(Node node, String path, List<PathPattern> patterns) {
     String text = string(node, path);
     if (text != null) {
       try {
-        PathPattern.parse(text);
+        patterns.add(PathPattern.parse(text));
       } catch (IllegalArgumentException e) {
         error(node, path + " " + e.getMessage() + ", was '" + text + "'");
       }
     }
   }
 
-  private void httpMethod(Node node, String path) {
+  private void httpMethod(Node node, String path, List<String> verbs) {
     String text = string(node, path);
     if (text != null && !HTTP_METHODS.contains(text)) {
       error(
           node,
           path + " must be an HTTP method (" + String.join(", ", HTTP_METHODS) + "), was " + text);
+    } else if (text != null && !verbs.contains(text)) {
+      verbs.add(text);
     }
   }
 
   /** The key of an {@code http} entry: client, user, header:NAME, param:NAME or cookie:NAME. */
-  private void httpKey(Node node, String path) {
+  private String httpKey(Node node, String path) {
     if (node == null) {
-      return;
+      return null;
     }
     String rule =
         " of an http entry must be client, user, header:NAME, param:NAME or cookie:NAME, was ";
     if (!(node instanceof ScalarNode) || !Tag.STR.equals(((ScalarNode) node).getTag())) {
       error(node, path + rule + shown(node) + " (a parameter index is for methods entries)");
-      return;
+      return null;
     }
     String text = ((ScalarNode) node).getValue();
     int colon = text.indexOf(':');
@@ -509,7 +534,9 @@ public final class ConfigFile {
                 && !name.isEmpty();
     if (!valid) {
       error(node, path + rule + "'" + text + "'");
+      return null;
     }
+    return colon < 0 ? kind : kind + ":" + name;
   }
 
   private void pattern(Node node, String path, List<MethodPattern> patterns) {

@@ -1,13 +1,15 @@
 package dev.weir.agent.config;
 
+import dev.weir.agent.bootstrap.PathPattern;
 import java.util.Collections;
 import java.util.List;
 
 /**
  * One entry of the config file's {@code limits}, validated. Immutable.
  *
- * <p>With {@link #patterns()}, the limit applies to the methods they match; without, it overrides
- * the settings of the annotated limiter of the same {@link #name()}.
+ * <p>With {@link #patterns()}, the limit applies to the methods they match; with {@link #paths()},
+ * to the HTTP requests they match (an {@code http} entry); with neither, it overrides the settings
+ * of the annotated limiter of the same {@link #name()}.
  */
 public final class ConfigLimit {
   private final String name;
@@ -16,6 +18,9 @@ public final class ConfigLimit {
   private final int keyIndex;
   private final boolean dryRun;
   private final String origin;
+  private final List<PathPattern> paths;
+  private final List<String> httpMethods;
+  private final String httpKey;
 
   ConfigLimit(
       String name,
@@ -23,9 +28,15 @@ public final class ConfigLimit {
       LimitSpec spec,
       int keyIndex,
       boolean dryRun,
-      String origin) {
+      String origin,
+      List<PathPattern> paths,
+      List<String> httpMethods,
+      String httpKey) {
     this.name = name;
     this.patterns = Collections.unmodifiableList(patterns);
+    this.paths = Collections.unmodifiableList(paths);
+    this.httpMethods = Collections.unmodifiableList(httpMethods);
+    this.httpKey = httpKey;
     this.spec = spec;
     this.keyIndex = keyIndex;
     this.dryRun = dryRun;
@@ -48,6 +59,43 @@ public final class ConfigLimit {
    */
   public List<MethodPattern> patterns() {
     return patterns;
+  }
+
+  /**
+   * Whether this is an {@code http} entry: it limits requests, not methods.
+   *
+   * @return true if it has {@link #paths()}
+   */
+  public boolean isHttp() {
+    return !paths.isEmpty();
+  }
+
+  /**
+   * The request paths an {@code http} entry limits.
+   *
+   * @return the path patterns; empty for a methods entry or an override
+   */
+  public List<PathPattern> paths() {
+    return paths;
+  }
+
+  /**
+   * The HTTP methods an {@code http} entry limits.
+   *
+   * @return the methods, upper case; empty for all
+   */
+  public List<String> httpMethods() {
+    return httpMethods;
+  }
+
+  /**
+   * The key of an {@code http} entry: {@code client}, {@code user}, {@code header:NAME}, {@code
+   * param:NAME} or {@code cookie:NAME}.
+   *
+   * @return the key as written, or null for one bucket
+   */
+  public String httpKey() {
+    return httpKey;
   }
 
   /**

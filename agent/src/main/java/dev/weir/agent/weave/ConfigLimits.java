@@ -2,6 +2,8 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.Discipline;
+import dev.weir.agent.bootstrap.HttpRule;
 import dev.weir.agent.bootstrap.Limiter;
 import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.bootstrap.NanoClock;
@@ -84,7 +86,7 @@ final class ConfigLimits {
   private void add(ConfigLimit limit, int id) {
     idsByName.put(limit.name(), id);
     limitsByName.put(limit.name(), limit);
-    if (limit.patterns().isEmpty()) {
+    if (limit.patterns().isEmpty() && !limit.isHttp()) {
       overrides.put(limit.name(), limit.origin());
     }
     for (MethodPattern pattern : limit.patterns()) {
@@ -193,7 +195,9 @@ final class ConfigLimits {
         reload.patternsChanged |=
             !limit.patterns().isEmpty() || before != null && !before.patterns().isEmpty();
         Integer oldId = idsByName.get(limit.name());
-        if (reload.next.redirectAnnotated(limit.name(), limiter, id, oldId == null ? -1 : oldId)) {
+        if (!limit.isHttp()
+            && reload.next.redirectAnnotated(
+                limit.name(), limiter, id, oldId == null ? -1 : oldId)) {
           reload.next.claimed.add(limit.name());
         }
       }
@@ -288,7 +292,10 @@ final class ConfigLimits {
         && x.waitOnLimit() == y.waitOnLimit()
         && x.maxWaitMillis() == y.maxWaitMillis()
         && a.keyIndex() == b.keyIndex()
-        && a.patterns().toString().equals(b.patterns().toString());
+        && a.patterns().toString().equals(b.patterns().toString())
+        && a.paths().toString().equals(b.paths().toString())
+        && a.httpMethods().equals(b.httpMethods())
+        && String.valueOf(a.httpKey()).equals(String.valueOf(b.httpKey()));
   }
 
   /**
@@ -301,7 +308,7 @@ final class ConfigLimits {
    */
   Limiter override(String name, int annotatedId) {
     Integer id = idsByName.get(name);
-    if (id == null) {
+    if (id == null || limitsByName.get(name).isHttp()) {
       return null;
     }
     Limiter target = LimiterRegistry.limiter(id);
@@ -311,13 +318,37 @@ final class ConfigLimits {
   }
 
   /**
+   * The {@code http} entries, as the gate applies them.
+   *
+   * @return one rule per entry, in file order
+   */
+  List<HttpRule> httpRules() {
+    List<HttpRule> rules = new ArrayList<HttpRule>();
+    for (ConfigLimit limit : limitsByName.values()) {
+      if (limit.isHttp()) {
+        LimitSpec s = limit.spec();
+        rules.add(
+            new HttpRule(
+                idsByName.get(limit.name()),
+                limit.name(),
+                limit.paths(),
+                limit.httpMethods(),
+                limit.httpKey(),
+                s.waitOnLimit() || s.discipline() == Discipline.SHAPING));
+      }
+    }
+    return rules;
+  }
+
+  /**
    * Whether the file has an entry of this name.
    *
    * @param name a limiter name
    * @return true if it has
    */
   boolean names(String name) {
-    return idsByName.containsKey(name);
+    ConfigLimit limit = limitsByName.get(name);
+    return limit != null && !limit.isHttp(); // an http entry overrides no annotated limiter
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.HttpGate;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.config.ConfigFile;
@@ -167,6 +168,10 @@ public final class Weaving {
     transformer.setConfig(reload.next);
     if (reload.patternsChanged && transformer.retransforms()) {
       woven = transformer.retransformForReload(instrumentation, old);
+    }
+    HttpGate.install(reload.next.httpRules(), read.trustedProxies(), read.httpStatus());
+    if (HttpGate.hasRules()) {
+      woven += ServletGate.ensure(instrumentation);
     }
     configPath = file;
     if (!reporting && reload.next != ConfigLimits.NONE) {

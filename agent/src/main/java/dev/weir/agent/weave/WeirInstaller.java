@@ -3,6 +3,7 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.CallDepth;
+import dev.weir.agent.bootstrap.HttpGate;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.config.ConfigFile;
@@ -82,6 +83,7 @@ public final class WeirInstaller {
         AgentLog.warn(warning);
       }
       config = ConfigLimits.register(file.limits(), clock);
+      HttpGate.install(config.httpRules(), file.trustedProxies(), file.httpStatus());
       limitsLoaded =
           file.limits().size()
               + (file.limits().size() == 1 ? " limit from " : " limits from ")
@@ -120,10 +122,13 @@ public final class WeirInstaller {
       instrumentation.setNativeMethodPrefix(transformer, Weaver.MOVED_PREFIX);
       transformer.nativePrefixSet();
     }
+    int servlets = HttpGate.hasRules() ? ServletGate.ensure(instrumentation) : 0;
     String retransformed = "";
     if (!premain) {
       retransformed =
-          "; " + transformer.retransformLoaded(instrumentation, true) + " loaded classes woven";
+          "; "
+              + (transformer.retransformLoaded(instrumentation, true) + servlets)
+              + " loaded classes woven";
     } else if (limits.hasPatterns()) {
       transformer.retransformLoaded(instrumentation, false); // JDK classes loaded already
     }

@@ -304,9 +304,42 @@ class ConfigFileTest {
                 + " param:NAME or cookie:NAME, was 'header:'",
             "web.yaml:19: limits[3] must have at most one of methods and http",
             "web.yaml:23: limits[4].key of a methods entry must be a parameter index, 0..254, was"
-                + " 'client' (client, user, header:, param: and cookie: keys are for http entries)",
-            "web.yaml:26: limits[5].http is not supported by this version of Weir (HTTP limits"
-                + " arrive in a later version)"),
+                + " 'client' (client, user, header:, param: and cookie: keys are for http entries)"),
         file.errors());
+  }
+
+  @Test
+  void httpEntriesAndSettingsAreRead() {
+    ConfigFile file =
+        ConfigFile.parse(
+            "web.yaml",
+            String.join(
+                "\n",
+                "http:",
+                "  trustedProxies: [10.0.0.0/8, \"::1\"]",
+                "  status: 503",
+                "limits:",
+                "  - name: api",
+                "    http: { paths: [\"/api/**\", \"/v*/x\"], methods: [GET, POST, GET] }",
+                "    key: \"cookie: session\"",
+                "    tokenBucket: { rate: 10 }",
+                "  - name: all",
+                "    http: { paths: /** }",
+                "    leakyBucket: { rate: 5 }",
+                ""));
+    assertEquals(List.of(), file.errors());
+    assertEquals("[10.0.0.0/8, ::1]", file.trustedProxies().toString());
+    assertEquals(503, file.httpStatus());
+    ConfigLimit api = file.limits().get(0);
+    assertTrue(api.isHttp());
+    assertEquals("[/api/**, /v*/x]", api.paths().toString());
+    assertEquals(List.of("GET", "POST"), api.httpMethods());
+    assertEquals("cookie:session", api.httpKey());
+    assertEquals(-1, api.keyIndex());
+    assertTrue(api.patterns().isEmpty());
+    ConfigLimit all = file.limits().get(1);
+    assertEquals(List.of(), all.httpMethods());
+    assertEquals(null, all.httpKey());
+    assertEquals(429, ConfigFile.parse("x.yaml", "limits: []").httpStatus());
   }
 }

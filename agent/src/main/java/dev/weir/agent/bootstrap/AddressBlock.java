@@ -1,4 +1,4 @@
-package dev.weir.agent.config;
+package dev.weir.agent.bootstrap;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -90,10 +90,47 @@ public final class AddressBlock {
    * @return true if it is in the block; false for anything that is not an IP literal
    */
   public boolean contains(String address) {
-    byte[] bytes = literal(address.trim());
+    byte[] bytes = bytesOf(address);
     return bytes != null
         && bytes.length == network.length
         && java.util.Arrays.equals(mask(bytes, prefix), network);
+  }
+
+  /**
+   * An address in the one form Weir keys and compares it by: {@code ::1} and {@code [::1]:8080} are
+   * {@code 0:0:0:0:0:0:0:1}, {@code ::ffff:10.1.2.3} and {@code 10.1.2.3:443} are {@code 10.1.2.3}.
+   * A port after an IPv4 address or a bracketed IPv6 address, and an IPv6 zone, are dropped, as
+   * some proxies write them into {@code X-Forwarded-For}.
+   *
+   * @param address an IP literal as a connection or a proxy header gives it
+   * @return its canonical text; null if it is not an IP literal (a host name, {@code unknown})
+   */
+  public static String canonical(String address) {
+    byte[] bytes = bytesOf(address);
+    if (bytes == null) {
+      return null;
+    }
+    try {
+      return InetAddress.getByAddress(bytes).getHostAddress();
+    } catch (UnknownHostException e) {
+      return null;
+    }
+  }
+
+  /** The bytes of an address with its brackets, port and zone dropped; null if not an address. */
+  private static byte[] bytesOf(String address) {
+    String a = address.trim();
+    if (a.startsWith("[")) {
+      int end = a.indexOf(']');
+      if (end < 0) {
+        return null;
+      }
+      a = a.substring(1, end);
+    } else if (a.indexOf('.') > 0 && a.indexOf(':') > 0 && a.indexOf(':') == a.lastIndexOf(':')) {
+      a = a.substring(0, a.indexOf(':')); // 10.1.2.3:443
+    }
+    int zone = a.indexOf('%');
+    return literal(zone < 0 ? a : a.substring(0, zone));
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.weir.agent.config;
+package dev.weir.agent.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

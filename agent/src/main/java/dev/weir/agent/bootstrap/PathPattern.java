@@ -1,4 +1,4 @@
-package dev.weir.agent.config;
+package dev.weir.agent.bootstrap;
 
 import java.util.ArrayList;
 import java.util.Arrays;

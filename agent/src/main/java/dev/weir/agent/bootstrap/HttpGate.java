@@ -1,0 +1,421 @@
+package dev.weir.agent.bootstrap;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UnsupportedEncodingException;
+import java.io.Writer;
+import java.lang.invoke.MethodHandle;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+
+/**
+ * The limit in front of every servlet: what the prologue woven into each {@code
+ * service(ServletRequest, ServletResponse)} of {@code javax.servlet} and {@code jakarta.servlet}
+ * calls first (SPEC "Legacy web apps"):
+ *
+ * <pre>{@code
+ * if (!HttpGate.pass(request, response)) return;   // limited: answered already
+ * ...the original body...
+ * }</pre>
+ *
+ * <p><b>Where.</b> {@code Servlet.service} is where every container hands a request to the
+ * application's servlet, after the application's filters have run (so a security filter's principal
+ * is seen), and it is a public API method every container calls the same way; a container's own
+ * pipeline (valves, handlers) differs from one container to the next, and runs before the filters.
+ *
+ * <p><b>Once per request.</b> A request is matched on the path it arrived with, inside the
+ * application, as the container decoded and normalised it ({@code getServletPath() +
+ * getPathInfo()}; for a forward or an async dispatch, the original path the container keeps in
+ * {@code *.forward.*} and {@code *.async.*} attributes). A request that matches an entry is marked
+ * with the attribute {@value #COUNTED} when first seen, and passes free whenever it reaches a
+ * servlet again (a forward, an include, an async dispatch, an override calling {@code super}). An
+ * error dispatch is never limited: it answers a request that has failed already.
+ *
+ * <p><b>All entries apply.</b> Every matching entry is consulted, those that answer at once before
+ * those that may wait; the first that limits the request answers it, and the permits the earlier
+ * ones took are given back ({@link Limiter#refund}), so a limited request is charged by none.
+ *
+ * <p><b>The answer</b> is written directly, never through {@code sendError} (which would run the
+ * application's error pages): the {@code http.status} (429 by default), {@code Retry-After} in
+ * whole seconds rounded up and at least 1, and a one-line {@code text/plain} body naming the limit,
+ * with a {@code Content-Length} so the connection stays open. A request refused because the JVM is
+ * shutting down ({@code drainOnExit}) gets 503 and no {@code Retry-After}. Nothing is logged per
+ * request. A request whose limit cannot be applied (the application's request wrapper throws, say)
+ * is refused with an {@link IllegalStateException} naming the entry: the container answers 500.
+ *
+ * <p>Thread-safe. The rules are replaced whole by a reload ({@link #install}).
+ */
+public final class HttpGate {
+  /** The request attribute that marks a request counted already. */
+  public static final String COUNTED = "dev.weir.counted";
+
+  private static final String CLIENT_HEADER = "X-Forwarded-For";
+
+  private static volatile Settings settings = new Settings(new HttpRule[0], new AddressBlock[0], 0);
+
+  private HttpGate() {}
+
+  private static final class Settings {
+    final HttpRule[] rules;
+    final AddressBlock[] proxies;
+    final int status;
+
+    Settings(HttpRule[] rules, AddressBlock[] proxies, int status) {
+      this.rules = rules;
+      this.proxies = proxies;
+      this.status = status;
+    }
+  }
+
+  /**
+   * Installs the config file's {@code http} entries, replacing those before.
+   *
+   * @param rules the entries, in file order
+   * @param trustedProxies {@code http.trustedProxies}
+   * @param status {@code http.status}, 400..599
+   */
+  public static synchronized void install(
+      List<HttpRule> rules, List<AddressBlock> trustedProxies, int status) {
+    List<HttpRule> ordered = new ArrayList<HttpRule>();
+    for (HttpRule rule : rules) {
+      if (!rule.waits) {
+        ordered.add(rule);
+      }
+    }
+    for (HttpRule rule : rules) {
+      if (rule.waits) {
+        ordered.add(rule); // a request waits only once every entry that answers at once admits it
+      }
+    }
+    settings =
+        new Settings(
+            ordered.toArray(new HttpRule[0]), trustedProxies.toArray(new AddressBlock[0]), status);
+  }
+
+  /**
+   * Whether any {@code http} entry is installed.
+   *
+   * @return true if requests may be limited
+   */
+  public static boolean hasRules() {
+    return settings.rules.length > 0;
+  }
+
+  /**
+   * Decides a request as it reaches a servlet: called first by every woven {@code service}.
+   *
+   * @param request the {@code ServletRequest} the servlet was called with
+   * @param response its {@code ServletResponse}
+   * @return true to run the servlet; false if the request was limited and answered
+   * @throws IllegalStateException if a matching entry cannot be applied to the request (fails
+   *     closed)
+   */
+  public static boolean pass(Object request, Object response) {
+    Settings s = settings;
+    if (s.rules.length == 0 || request == null || response == null) {
+      return true;
+    }
+    ServletApi api = ServletApi.of(request);
+    if (api.broken != null) {
+      return true; // not an HTTP request: it has no path to match
+    }
+    String path;
+    String method;
+    try {
+      String type = String.valueOf(call(api.dispatcherType, request));
+      if (type.equals("ERROR")) {
+        return true;
+      }
+      path = path(api, request, type);
+      method = (String) call(api.method, request);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "Weir cannot read the path of this request, so its http limits cannot be applied: " + e,
+          e);
+    }
+    HttpRule[] rules = s.rules;
+    int[] matched = null;
+    int n = 0;
+    for (int i = 0; i < rules.length; i++) {
+      if (rules[i].matches(method, path)) {
+        if (matched == null) {
+          matched = new int[rules.length - i];
+        }
+        matched[n++] = i;
+      }
+    }
+    if (n == 0) {
+      return true;
+    }
+    HttpRule current = rules[matched[0]];
+    try {
+      if (call(api.getAttribute, request, COUNTED) != null) {
+        return true;
+      }
+      call(api.setAttribute, request, COUNTED, Boolean.TRUE);
+      Limiter[] taken = new Limiter[n];
+      String[] keys = new String[n];
+      int t = 0;
+      for (int m = 0; m < n; m++) {
+        current = rules[matched[m]];
+        String key = null;
+        if (current.keyKind != HttpRule.ONE_BUCKET) {
+          key = key(s, api, request, current);
+          if (key == null || key.isEmpty()) {
+            continue; // a request without the key is not counted, as nginx does
+          }
+        }
+        Limiter limiter = LimiterRegistry.limiter(current.limiterId);
+        long result = key == null ? limiter.acquire() : limiter.acquire(key);
+        if (result != Limiter.ADMITTED) {
+          for (int j = 0; j < t; j++) {
+            taken[j].refund(keys[j]);
+          }
+          if (limiter instanceof Draining) {
+            answer(api, response, 503, -1, current.name);
+            return false;
+          }
+          long retryAfter = WeirBridge.retryAfterNanos(result);
+          for (int k = m + 1; k < n && retryAfter != Long.MAX_VALUE; k++) {
+            HttpRule later = rules[matched[k]];
+            String laterKey =
+                later.keyKind == HttpRule.ONE_BUCKET ? null : key(s, api, request, later);
+            if (later.keyKind == HttpRule.ONE_BUCKET || laterKey != null && !laterKey.isEmpty()) {
+              retryAfter =
+                  Math.max(retryAfter, LimiterRegistry.limiter(later.limiterId).probe(laterKey));
+            }
+          }
+          answer(api, response, s.status, retryAfter, current.name);
+          return false;
+        }
+        taken[t] = limiter;
+        keys[t++] = key;
+      }
+      return true;
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "Weir cannot apply the http limit '" + current.name + "' to this request: " + e, e);
+    }
+  }
+
+  /** The path inside the application the request arrived with, as the container normalised it. */
+  private static String path(ServletApi api, Object request, String dispatcherType) {
+    Object servletPath = null;
+    Object pathInfo = null;
+    String kept =
+        dispatcherType.equals("FORWARD")
+            ? ".forward."
+            : dispatcherType.equals("ASYNC") ? ".async." : null;
+    if (kept != null) {
+      servletPath = call(api.getAttribute, request, api.prefix + kept + "servlet_path");
+      pathInfo = call(api.getAttribute, request, api.prefix + kept + "path_info");
+    }
+    if (servletPath == null) {
+      servletPath = call(api.servletPath, request);
+      pathInfo = call(api.pathInfo, request);
+    }
+    String path =
+        (servletPath == null ? "" : (String) servletPath) + (pathInfo == null ? "" : pathInfo);
+    return path.isEmpty() ? "/" : path;
+  }
+
+  /** The request's key for a rule; null or empty if it has none. */
+  private static String key(Settings s, ServletApi api, Object request, HttpRule rule) {
+    switch (rule.keyKind) {
+      case HttpRule.CLIENT:
+        return client(s, api, request);
+      case HttpRule.USER:
+        Object user = call(api.userPrincipal, request);
+        return user == null ? null : ((Principal) user).getName();
+      case HttpRule.HEADER:
+        return (String) call(api.header, request, rule.keyName);
+      case HttpRule.PARAM:
+        return queryParameter((String) call(api.queryString, request), rule.keyName);
+      case HttpRule.COOKIE:
+        Object cookies = call(api.cookies, request);
+        if (cookies != null) {
+          for (Object cookie : (Object[]) cookies) {
+            if (rule.keyName.equals(call(api.cookieName, cookie))) {
+              return (String) call(api.cookieValue, cookie);
+            }
+          }
+        }
+        return null;
+      default:
+        throw new IllegalStateException("unknown key kind " + rule.keyKind);
+    }
+  }
+
+  /**
+   * The client's address: the connection's; or, if that is a trusted proxy, the last {@code
+   * X-Forwarded-For} hop that is not one (nginx's {@code real_ip_recursive}), never a hop the
+   * client could have written unless every proxy after it is trusted.
+   */
+  private static String client(Settings s, ServletApi api, Object request) {
+    String remote = (String) call(api.remoteAddr, request);
+    if (remote == null || s.proxies.length == 0 || !trusted(s, remote)) {
+      return address(remote);
+    }
+    List<String> hops = new ArrayList<String>();
+    Object values = call(api.headers, request, CLIENT_HEADER);
+    if (values != null) {
+      for (Enumeration<?> e = (Enumeration<?>) values; e.hasMoreElements(); ) {
+        for (String hop : String.valueOf(e.nextElement()).split(",")) {
+          if (!hop.trim().isEmpty()) {
+            hops.add(hop.trim());
+          }
+        }
+      }
+    }
+    String client = remote;
+    for (int i = hops.size() - 1; i >= 0; i--) {
+      client = hops.get(i);
+      if (!trusted(s, client)) {
+        break;
+      }
+    }
+    return address(client);
+  }
+
+  private static boolean trusted(Settings s, String address) {
+    for (AddressBlock block : s.proxies) {
+      if (block.contains(address)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** An address as a key: canonical if it is an IP literal, else as given. */
+  private static String address(String text) {
+    if (text == null) {
+      return null;
+    }
+    String canonical = AddressBlock.canonical(text);
+    return canonical != null ? canonical : text.trim();
+  }
+
+  /**
+   * The first value of a query parameter, decoded as a form is ({@code +} is a space), read from
+   * the query string alone: a request body is never read.
+   *
+   * @param query the raw query string, or null
+   * @param name the parameter's name
+   * @return the value; "" for a name without {@code =}; null if absent or not decodable
+   */
+  static String queryParameter(String query, String name) {
+    if (query == null) {
+      return null;
+    }
+    for (String part : query.split("&")) {
+      int eq = part.indexOf('=');
+      String rawName = eq < 0 ? part : part.substring(0, eq);
+      String decodedName = decode(rawName);
+      if (name.equals(decodedName)) {
+        return eq < 0 ? "" : decode(part.substring(eq + 1));
+      }
+    }
+    return null;
+  }
+
+  private static String decode(String text) {
+    try {
+      return URLDecoder.decode(text, "UTF-8");
+    } catch (UnsupportedEncodingException | IllegalArgumentException e) {
+      return null; // a malformed escape: not the parameter
+    }
+  }
+
+  /**
+   * Writes the answer to a limited request, unless the response is committed already.
+   *
+   * @param retryAfterNanos nanoseconds until it would be admitted; {@code Long.MAX_VALUE} for
+   *     never, {@code -1} for no {@code Retry-After} (503 while draining)
+   */
+  private static void answer(
+      ServletApi api, Object response, int status, long retryAfterNanos, String name) {
+    if (Boolean.TRUE.equals(call(api.isCommitted, response))) {
+      return; // a filter answered already: the servlet is still not run
+    }
+    call(api.resetBuffer, response);
+    call(api.setStatus, response, status);
+    String text;
+    if (retryAfterNanos < 0) {
+      text = "the server is shutting down: '" + name + "' admits no more requests\n";
+    } else if (retryAfterNanos == Long.MAX_VALUE) {
+      text = "rate limited by '" + name + "'\n";
+    } else {
+      long seconds = Math.max(1, retryAfterNanos / 1_000_000_000L);
+      if (seconds * 1_000_000_000L < retryAfterNanos) {
+        seconds++; // whole seconds, rounded up: a client that waits that long is admitted
+      }
+      call(api.setHeader, response, "Retry-After", Long.toString(seconds));
+      text = "rate limited by '" + name + "': retry after " + seconds + " s\n";
+    }
+    byte[] body = text.getBytes(StandardCharsets.UTF_8);
+    call(api.setContentType, response, "text/plain;charset=UTF-8");
+    call(api.setContentLength, response, body.length);
+    try {
+      Object out;
+      try {
+        out = call(api.outputStream, response);
+      } catch (IllegalStateException writerInUse) {
+        ((Writer) call(api.writer, response)).write(text);
+        return;
+      }
+      ((OutputStream) out).write(body);
+    } catch (IOException | UncheckedIo clientGone) {
+      // the client went away: nothing to answer, nothing to log
+    }
+  }
+
+  /** An {@link IOException} thrown by a servlet API method through a handle. */
+  private static final class UncheckedIo extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UncheckedIo(IOException cause) {
+      super(cause);
+    }
+  }
+
+  private static Object call(MethodHandle h, Object a) {
+    try {
+      return h.invokeExact(a);
+    } catch (Throwable t) {
+      throw unchecked(t);
+    }
+  }
+
+  private static Object call(MethodHandle h, Object a, Object b) {
+    try {
+      return h.invokeExact(a, b);
+    } catch (Throwable t) {
+      throw unchecked(t);
+    }
+  }
+
+  private static Object call(MethodHandle h, Object a, Object b, Object c) {
+    try {
+      return h.invokeExact(a, b, c);
+    } catch (Throwable t) {
+      throw unchecked(t);
+    }
+  }
+
+  private static RuntimeException unchecked(Throwable t) {
+    if (t instanceof RuntimeException) {
+      throw (RuntimeException) t;
+    }
+    if (t instanceof Error) {
+      throw (Error) t;
+    }
+    if (t instanceof IOException) {
+      throw new UncheckedIo((IOException) t);
+    }
+    throw new IllegalStateException(t);
+  }
+}

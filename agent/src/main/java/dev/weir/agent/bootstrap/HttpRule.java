@@ -1,0 +1,95 @@
+package dev.weir.agent.bootstrap;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One {@code http} entry of the config file as the gate applies it: the paths and HTTP methods it
+ * limits, how a request's key is found, and the id of its limiter in the {@link LimiterRegistry}
+ * (looked up on every request, so a live change, a redirect or {@code drainOnExit} applies at
+ * once). Immutable and thread-safe.
+ */
+public final class HttpRule {
+  static final int ONE_BUCKET = 0;
+  static final int CLIENT = 1;
+  static final int USER = 2;
+  static final int HEADER = 3;
+  static final int PARAM = 4;
+  static final int COOKIE = 5;
+
+  final int limiterId;
+  final String name;
+  final PathPattern[] paths;
+  final String[] methods;
+  final int keyKind;
+  final String keyName;
+  final boolean waits;
+
+  /**
+   * Describes an entry.
+   *
+   * @param limiterId its limiter's id in the registry
+   * @param name the entry's name, which the answer to a limited request names
+   * @param paths the path patterns, at least one
+   * @param methods the HTTP methods, upper case; empty for all
+   * @param key {@code client}, {@code user}, {@code header:NAME}, {@code param:NAME}, {@code
+   *     cookie:NAME}, or null for one bucket
+   * @param waits whether a call may wait in the limiter ({@code WAIT} or SHAPING): such rules are
+   *     consulted after those that answer at once
+   * @throws IllegalArgumentException for a key of another kind
+   */
+  public HttpRule(
+      int limiterId,
+      String name,
+      List<PathPattern> paths,
+      List<String> methods,
+      String key,
+      boolean waits) {
+    this.limiterId = limiterId;
+    this.name = name;
+    this.paths = paths.toArray(new PathPattern[0]);
+    this.methods = methods.toArray(new String[0]);
+    this.waits = waits;
+    if (key == null) {
+      keyKind = ONE_BUCKET;
+      keyName = null;
+    } else if (key.equals("client")) {
+      keyKind = CLIENT;
+      keyName = null;
+    } else if (key.equals("user")) {
+      keyKind = USER;
+      keyName = null;
+    } else if (key.startsWith("header:")) {
+      keyKind = HEADER;
+      keyName = key.substring(7);
+    } else if (key.startsWith("param:")) {
+      keyKind = PARAM;
+      keyName = key.substring(6);
+    } else if (key.startsWith("cookie:")) {
+      keyKind = COOKIE;
+      keyName = key.substring(7);
+    } else {
+      throw new IllegalArgumentException("not an http key: " + key);
+    }
+  }
+
+  /** Whether a request of this method and path (inside the application) is limited by the rule. */
+  boolean matches(String method, String path) {
+    if (methods.length > 0) {
+      boolean any = false;
+      String upper = method == null ? "" : method.toUpperCase(Locale.ROOT);
+      for (String m : methods) {
+        any |= m.equals(upper);
+      }
+      if (!any) {
+        return false;
+      }
+    }
+    for (PathPattern p : paths) {
+      if (p.matches(path)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,163 @@
+package dev.weir.agent.bootstrap;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+
+/**
+ * The servlet API as one container loaded it, called through method handles on its own interfaces
+ * ({@code javax.servlet.http.HttpServletRequest} or {@code jakarta.servlet.http.HttpServletRequest}
+ * of the request's class, and the response and cookie types of the same loader): Weir carries no
+ * copy of the API and calls exactly the methods the container implements. One per API loader and
+ * namespace, found once per request class ({@link #of}). Immutable and thread-safe.
+ */
+final class ServletApi {
+  private static final String[] NAMESPACES = {"jakarta", "javax"};
+
+  /** The API of each request class; {@link #NONE} for a request that is not an HTTP request. */
+  private static final ClassValue<ServletApi> BY_REQUEST_CLASS =
+      new ClassValue<ServletApi>() {
+        @Override
+        protected ServletApi computeValue(Class<?> type) {
+          for (String namespace : NAMESPACES) {
+            Class<?> api = supertype(type, namespace + ".servlet.http.HttpServletRequest");
+            if (api != null) {
+              return BY_API.get(api);
+            }
+          }
+          return NONE;
+        }
+      };
+
+  /** The API of each {@code HttpServletRequest} interface: one per loader that holds the API. */
+  private static final ClassValue<ServletApi> BY_API =
+      new ClassValue<ServletApi>() {
+        @Override
+        protected ServletApi computeValue(Class<?> requestType) {
+          try {
+            return new ServletApi(requestType);
+          } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return new ServletApi(requestType.getName() + " cannot be called: " + e);
+          }
+        }
+      };
+
+  private static final ServletApi NONE = new ServletApi("not an HTTP request");
+
+  /** The namespace's attribute prefix: {@code javax.servlet} or {@code jakarta.servlet}. */
+  final String prefix;
+
+  /** Why this API cannot be used, or null if it can. */
+  final String broken;
+
+  final MethodHandle dispatcherType;
+  final MethodHandle servletPath;
+  final MethodHandle pathInfo;
+  final MethodHandle method;
+  final MethodHandle getAttribute;
+  final MethodHandle setAttribute;
+  final MethodHandle remoteAddr;
+  final MethodHandle header;
+  final MethodHandle headers;
+  final MethodHandle queryString;
+  final MethodHandle cookies;
+  final MethodHandle cookieName;
+  final MethodHandle cookieValue;
+  final MethodHandle userPrincipal;
+  final MethodHandle isCommitted;
+  final MethodHandle resetBuffer;
+  final MethodHandle setStatus;
+  final MethodHandle setHeader;
+  final MethodHandle setContentType;
+  final MethodHandle setContentLength;
+  final MethodHandle outputStream;
+  final MethodHandle writer;
+
+  private ServletApi(String broken) {
+    this.broken = broken;
+    this.prefix = null;
+    dispatcherType = servletPath = pathInfo = method = getAttribute = setAttribute = null;
+    remoteAddr = header = headers = queryString = cookies = cookieName = cookieValue = null;
+    userPrincipal = isCommitted = resetBuffer = setStatus = setHeader = setContentType = null;
+    setContentLength = outputStream = writer = null;
+  }
+
+  private ServletApi(Class<?> request) throws ReflectiveOperationException {
+    String namespace = request.getName().substring(0, request.getName().indexOf('.'));
+    ClassLoader loader = request.getClassLoader();
+    Class<?> plainRequest = Class.forName(namespace + ".servlet.ServletRequest", false, loader);
+    Class<?> response =
+        Class.forName(namespace + ".servlet.http.HttpServletResponse", false, loader);
+    Class<?> plainResponse = Class.forName(namespace + ".servlet.ServletResponse", false, loader);
+    Class<?> cookie = Class.forName(namespace + ".servlet.http.Cookie", false, loader);
+    this.broken = null;
+    this.prefix = namespace + ".servlet";
+    dispatcherType = handle(plainRequest, "getDispatcherType");
+    servletPath = handle(request, "getServletPath");
+    pathInfo = handle(request, "getPathInfo");
+    method = handle(request, "getMethod");
+    getAttribute = handle(plainRequest, "getAttribute", String.class);
+    setAttribute = handle(plainRequest, "setAttribute", String.class, Object.class);
+    remoteAddr = handle(plainRequest, "getRemoteAddr");
+    header = handle(request, "getHeader", String.class);
+    headers = handle(request, "getHeaders", String.class);
+    queryString = handle(request, "getQueryString");
+    cookies = handle(request, "getCookies");
+    cookieName = handle(cookie, "getName");
+    cookieValue = handle(cookie, "getValue");
+    userPrincipal = handle(request, "getUserPrincipal");
+    isCommitted = handle(plainResponse, "isCommitted");
+    resetBuffer = handle(plainResponse, "resetBuffer");
+    setStatus = handle(response, "setStatus", int.class);
+    setHeader = handle(response, "setHeader", String.class, String.class);
+    setContentType = handle(plainResponse, "setContentType", String.class);
+    setContentLength = handle(plainResponse, "setContentLength", int.class);
+    outputStream = handle(plainResponse, "getOutputStream");
+    writer = handle(plainResponse, "getWriter");
+  }
+
+  /**
+   * The API a request's class implements.
+   *
+   * @param request the request a servlet was called with
+   * @return its API; one whose {@link #broken} says why if the class is no HTTP request or its API
+   *     cannot be called
+   */
+  static ServletApi of(Object request) {
+    return BY_REQUEST_CLASS.get(request.getClass());
+  }
+
+  /** A public method of an API interface, as a handle taking and returning {@code Object}s. */
+  private static MethodHandle handle(Class<?> owner, String name, Class<?>... parameters)
+      throws ReflectiveOperationException {
+    Method m = owner.getMethod(name, parameters);
+    return MethodHandles.publicLookup()
+        .unreflect(m)
+        .asType(MethodType.genericMethodType(parameters.length + 1));
+  }
+
+  /** The supertype of {@code type} of this name (a class or an interface), or null. */
+  private static Class<?> supertype(Class<?> type, String name) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      Class<?> found = inInterfaces(c, name);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  private static Class<?> inInterfaces(Class<?> type, String name) {
+    for (Class<?> i : type.getInterfaces()) {
+      if (i.getName().equals(name)) {
+        return i;
+      }
+      Class<?> found = inInterfaces(i, name);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,222 @@
+package dev.weir.agent.weave;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
+import java.nio.charset.StandardCharsets;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.List;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.Label;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.utility.OpenedClassReader;
+
+/**
+ * Weaves the gate of {@code http} entries ({@link dev.weir.agent.bootstrap.HttpGate}) into every
+ * servlet: the first instructions of each concrete {@code service(ServletRequest, ServletResponse)}
+ * of {@code javax.servlet} or {@code jakarta.servlet} become
+ *
+ * <pre>{@code
+ * if (!HttpGate.pass(request, response)) return;
+ * }</pre>
+ *
+ * <p>That method is the servlet API's own entry point: {@code HttpServlet} declares it (so every
+ * {@code HttpServlet}, JSPs and frameworks' dispatcher servlets included, is covered by weaving the
+ * API's one class), and a servlet that implements it itself is woven too; the gate counts each
+ * request once however many of these it passes. The prologue passes its arguments as {@code
+ * Object}s: the woven class never names a type Weir carries. Installed once the config file has an
+ * {@code http} entry, and kept (with no entry, the gate returns at once). Thread-safe.
+ */
+final class ServletGate implements ClassFileTransformer {
+  private static final String GATE = "dev/weir/agent/bootstrap/HttpGate";
+  private static final String[] SERVICE_DESCRIPTORS = {
+    "(Ljavax/servlet/ServletRequest;Ljavax/servlet/ServletResponse;)V",
+    "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)V"
+  };
+  private static final String[] SERVLET_TYPES = {
+    "javax.servlet.Servlet", "jakarta.servlet.Servlet"
+  };
+
+  private static ServletGate installed;
+
+  private final ModuleEdges modules;
+
+  private ServletGate(ModuleEdges modules) {
+    this.modules = modules;
+  }
+
+  /**
+   * Installs the gate's weaving if it is not installed yet, and weaves the servlet classes loaded
+   * already.
+   *
+   * @param instrumentation the JVM's instrumentation
+   * @return the number of loaded classes woven now
+   */
+  static synchronized int ensure(Instrumentation instrumentation) {
+    if (installed != null) {
+      return 0;
+    }
+    installed = new ServletGate(ModuleEdges.create(instrumentation));
+    instrumentation.addTransformer(installed, true);
+    List<Class<?>> servletTypes = new ArrayList<Class<?>>();
+    Class<?>[] loaded = instrumentation.getAllLoadedClasses();
+    for (Class<?> type : loaded) {
+      for (String name : SERVLET_TYPES) {
+        if (type.getName().equals(name)) {
+          servletTypes.add(type);
+        }
+      }
+    }
+    List<Class<?>> servlets = new ArrayList<Class<?>>();
+    for (Class<?> type : loaded) {
+      if (type.isInterface() || !instrumentation.isModifiableClass(type)) {
+        continue;
+      }
+      for (Class<?> servlet : servletTypes) {
+        if (servlet.isAssignableFrom(type)) {
+          servlets.add(type);
+          break;
+        }
+      }
+    }
+    for (Class<?> servlet : servlets) {
+      try {
+        instrumentation.retransformClasses(servlet);
+      } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+        AgentLog.error(
+            "could not put the http limits in front of the loaded servlet "
+                + servlet.getName()
+                + ": "
+                + e);
+      }
+    }
+    return servlets.size();
+  }
+
+  @Override
+  public byte[] transform(
+      ClassLoader loader,
+      String internalName,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classFile) {
+    if (internalName == null
+        || classFile == null
+        || internalName.startsWith("java/")
+        || internalName.startsWith("dev/weir/agent/")
+        || !mentionsService(classFile)) {
+      return null;
+    }
+    try {
+      byte[] woven = weave(classFile);
+      if (woven != null && modules != null) {
+        modules.assureReadsBridge(classBeingRedefined, loader, internalName);
+      }
+      return woven;
+    } catch (Throwable t) {
+      AgentLog.error(
+          "could not put the http limits in front of the servlet "
+              + internalName.replace('/', '.')
+              + " (its requests are not limited): "
+              + t);
+      return null;
+    }
+  }
+
+  /** A cheap look at the constant pool: only a class that names the API's types can declare it. */
+  private static boolean mentionsService(byte[] classFile) {
+    String pool = new String(classFile, 0, classFile.length, StandardCharsets.ISO_8859_1);
+    return pool.contains("servlet/ServletResponse;)V") && !pool.contains(GATE);
+  }
+
+  /**
+   * The class with the gate in front of its {@code service(ServletRequest, ServletResponse)}.
+   *
+   * @param classFile the class's bytes
+   * @return the woven bytes; null if the class declares no such method with code
+   */
+  static byte[] weave(byte[] classFile) {
+    ClassReader reader = OpenedClassReader.of(classFile);
+    if ((reader.getAccess() & Opcodes.ACC_INTERFACE) != 0) {
+      return null;
+    }
+    ClassWriter writer = new ClassWriter(reader, 0);
+    final boolean[] woven = {false};
+    final int[] version = {0};
+    reader.accept(
+        new ClassVisitor(OpenedClassReader.ASM_API, writer) {
+          @Override
+          public void visit(
+              int v,
+              int access,
+              String name,
+              String signature,
+              String superName,
+              String[] interfaces) {
+            version[0] = v & 0xFFFF;
+            super.visit(v, access, name, signature, superName, interfaces);
+          }
+
+          @Override
+          public MethodVisitor visitMethod(
+              int access, String name, String descriptor, String signature, String[] exceptions) {
+            MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+            if (!name.equals("service")
+                || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_STATIC)) != 0
+                || !isServiceDescriptor(descriptor)) {
+              return mv;
+            }
+            woven[0] = true;
+            return new Prologue(mv, version[0] >= Opcodes.V1_6);
+          }
+        },
+        0);
+    return woven[0] ? writer.toByteArray() : null;
+  }
+
+  private static boolean isServiceDescriptor(String descriptor) {
+    for (String d : SERVICE_DESCRIPTORS) {
+      if (d.equals(descriptor)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code if (!HttpGate.pass(request, response)) return;} before the body. */
+  private static final class Prologue extends MethodVisitor {
+    private final boolean frames;
+
+    Prologue(MethodVisitor mv, boolean frames) {
+      super(OpenedClassReader.ASM_API, mv);
+      this.frames = frames;
+    }
+
+    @Override
+    public void visitCode() {
+      super.visitCode();
+      Label body = new Label();
+      super.visitVarInsn(Opcodes.ALOAD, 1);
+      super.visitVarInsn(Opcodes.ALOAD, 2);
+      super.visitMethodInsn(
+          Opcodes.INVOKESTATIC, GATE, "pass", "(Ljava/lang/Object;Ljava/lang/Object;)Z", false);
+      super.visitJumpInsn(Opcodes.IFNE, body);
+      super.visitInsn(Opcodes.RETURN);
+      super.visitLabel(body);
+      if (frames) {
+        super.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
+      }
+      super.visitInsn(Opcodes.NOP); // the body's own first frame, if any, is at the next offset
+    }
+
+    @Override
+    public void visitMaxs(int maxStack, int maxLocals) {
+      super.visitMaxs(Math.max(maxStack, 2), Math.max(maxLocals, 3));
+    }
+  }
+}
