@@ -57,13 +57,20 @@ class WebLimitsIT {
   }
 
   static Result run(String jdk, String container, Path config, String scenario) {
+    return run(jdk, container, config, scenario, List.of());
+  }
+
+  static Result run(
+      String jdk, String container, Path config, String scenario, List<String> options) {
     String main =
         container.equals("tomcat9")
             ? "dev.weir.it.fixtures.web.Javax"
             : "dev.weir.it.fixtures.web.Jakarta";
+    List<String> jvm = new ArrayList<>(options);
+    jvm.add("-javaagent:" + ForkedJvm.AGENT_JAR + "=config=" + config);
     return ForkedJvm.runWithClassPath(
         jdk,
-        List.of("-javaagent:" + ForkedJvm.AGENT_JAR + "=config=" + config),
+        jvm,
         classPath(container),
         main,
         container.startsWith("tomcat") ? "tomcat" : "jetty",
@@ -196,6 +203,25 @@ class WebLimitsIT {
     // five waits of 200 ms each, on a clock that may run a little fast against ours
     assertTrue(r.longValue("slow.millis") >= 950, r.toString());
     assertEquals("1", r.value("slow.connects"));
+    assertQuiet(r);
+  }
+
+  @ParameterizedTest
+  @MethodSource("containers")
+  void entriesComeChangeAndGoByReloadWithoutARestart(String jdk, String container)
+      throws IOException {
+    Path config = ForkedJvm.configFile("limits: []");
+    Result r =
+        run(jdk, container, config, "reload", List.of("-Dweb.config=" + config)).assertExit(0);
+    assertEquals("200,200,200", r.value("before"), r.toString());
+    assertEquals(
+        "'api' added: token bucket 1.0/MINUTES capacity 2 permits 1 REJECT",
+        r.value("reload.added"));
+    assertEquals("200,200,429", r.value("added"), "the loaded servlets are limited now\n" + r);
+    assertTrue(r.value("reload.changed").startsWith("'api' changed:"), r.toString());
+    assertEquals("200,200,200", r.value("changed"), "a dry run now, the same limiter\n" + r);
+    assertEquals("'api' removed", r.value("reload.removed"));
+    assertEquals("200,200,200", r.value("removed"), r.toString());
     assertQuiet(r);
   }
 

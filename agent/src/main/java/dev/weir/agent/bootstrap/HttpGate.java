@@ -251,6 +251,17 @@ public final class HttpGate {
   }
 
   /**
+   * The key a request has for a rule under the installed settings, for tests.
+   *
+   * @param request an HTTP request
+   * @param rule the rule
+   * @return the key; null or empty if the request has none
+   */
+  static String keyOf(Object request, HttpRule rule) {
+    return key(settings, ServletApi.of(request), request, rule);
+  }
+
+  /**
    * The client's address: the connection's; or, if that is a trusted proxy, the last {@code
    * X-Forwarded-For} hop that is not one (nginx's {@code real_ip_recursive}), never a hop the
    * client could have written unless every proxy after it is trusted.

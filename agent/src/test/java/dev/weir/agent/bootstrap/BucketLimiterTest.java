@@ -30,6 +30,73 @@ class BucketLimiterTest {
   }
 
   @Test
+  void aRefundGivesBackExactlyWhatWasTakenKeylessAndPerKey() {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, 3, false, 0, 1);
+    for (String key : new String[] {null, "k"}) {
+      for (int i = 0; i < 3; i++) {
+        assertEquals(Limiter.ADMITTED, key == null ? l.acquire() : l.acquire(key));
+      }
+      l.refund(key);
+      l.refund(key);
+      assertEquals(Limiter.ADMITTED, key == null ? l.acquire() : l.acquire(key));
+      assertEquals(Limiter.ADMITTED, key == null ? l.acquire() : l.acquire(key));
+      assertTrue((key == null ? l.acquire() : l.acquire(key)) > 0, "3 taken again: no more");
+    }
+    assertEquals(6, l.granted(), "a refund takes back its call's count");
+    assertEquals(2, l.rejected());
+  }
+
+  @Test
+  void refundsRacingAcquiresNeverLetMoreThanTheCapacityThrough() throws Exception {
+    for (String key : new String[] {null, "k"}) {
+      BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, 100, false, 0, 1); // frozen clock
+      java.util.concurrent.atomic.AtomicLong kept = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong over = new java.util.concurrent.atomic.AtomicLong();
+      Thread[] threads = new Thread[8];
+      for (int t = 0; t < threads.length; t++) {
+        int seed = t;
+        threads[t] =
+            new Thread(
+                () -> {
+                  java.util.Random random = new java.util.Random(seed);
+                  for (int i = 0; i < 20_000; i++) {
+                    if ((key == null ? l.acquire() : l.acquire(key)) != Limiter.ADMITTED) {
+                      continue;
+                    }
+                    if (random.nextInt(4) == 0) {
+                      if (kept.incrementAndGet() > 100) {
+                        over.incrementAndGet();
+                      }
+                    } else {
+                      l.refund(key); // another entry refused the request
+                    }
+                  }
+                });
+        threads[t].start();
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertEquals(0, over.get(), "held beyond the capacity");
+      assertEquals(100, kept.get(), "every permit ends up held: none lost to a refund");
+      assertEquals(100, l.granted());
+      assertTrue((key == null ? l.acquire() : l.acquire(key)) > 0);
+    }
+  }
+
+  @Test
+  void aDryRunRefundsNothing() {
+    GcraBucket bucket =
+        GcraBucket.create(Discipline.TOKEN_BUCKET, 1, SECONDS, 1, false, 0, clock.nanoTime());
+    BucketLimiter l = new BucketLimiter("test", "Test#m()", bucket, 1, clock, true);
+    l.acquire();
+    l.acquire(); // would have been limited: nothing taken
+    l.refund(null);
+    l.setDryRun(false);
+    assertTrue(l.acquire() > 0, "the one permit taken stays taken");
+  }
+
+  @Test
   void waitWithinTheBoundProceedsAtTheSlot() {
     BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, 1, true, 1000 * MS, 1);
     assertEquals(Limiter.ADMITTED, l.acquire());

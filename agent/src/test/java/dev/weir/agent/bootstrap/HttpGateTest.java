@@ -1,0 +1,324 @@
+package dev.weir.agent.bootstrap;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gate in front of servlets, on stubbed requests and responses of the servlet API and limiters
+ * on a fake clock: exact answers at exact instants. Real containers are {@code WebLimitsIT}'s.
+ */
+class HttpGateTest {
+  private static final long MS = 1_000_000L;
+  private static int names;
+
+  private final FakeClock clock = new FakeClock(5 * 1_000_000_000L);
+  private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+
+  @AfterEach
+  void noRules() {
+    HttpGate.install(List.of(), List.of(), 429);
+  }
+
+  private BucketLimiter limiter(double rate, long capacity) {
+    GcraBucket bucket =
+        GcraBucket.create(
+            Discipline.TOKEN_BUCKET, rate, SECONDS, capacity, false, Long.MAX_VALUE, 0);
+    return new BucketLimiter("gate", "Test", bucket, 1, clock);
+  }
+
+  private HttpRule rule(BucketLimiter limiter, String path, String key) {
+    String name = "gate-" + names++;
+    int id = LimiterRegistry.register("name " + name, limiter);
+    return new HttpRule(id, name, List.of(PathPattern.parse(path)), List.of(), key, false);
+  }
+
+  private static HttpServletRequest request(String method, String servletPath, String pathInfo) {
+    HttpServletRequest req = mock(HttpServletRequest.class);
+    when(req.getDispatcherType()).thenReturn(DispatcherType.REQUEST);
+    when(req.getMethod()).thenReturn(method);
+    when(req.getServletPath()).thenReturn(servletPath);
+    when(req.getPathInfo()).thenReturn(pathInfo);
+    when(req.getRemoteAddr()).thenReturn("127.0.0.1");
+    return req;
+  }
+
+  private HttpServletResponse response() throws Exception {
+    HttpServletResponse res = mock(HttpServletResponse.class);
+    when(res.getOutputStream())
+        .thenReturn(
+            new ServletOutputStream() {
+              @Override
+              public void write(int b) {
+                body.write(b);
+              }
+
+              @Override
+              public boolean isReady() {
+                return true;
+              }
+
+              @Override
+              public void setWriteListener(WriteListener listener) {}
+            });
+    return res;
+  }
+
+  @Test
+  void aLimitedRequestGetsTheStatusRetryAfterRoundedUpAndOneLineNamingTheLimit() throws Exception {
+    BucketLimiter limiter = limiter(0.4, 1); // one request per 2.5 s
+    HttpRule rule = rule(limiter, "/api/**", null);
+    HttpGate.install(List.of(rule), List.of(), 429);
+    assertTrue(HttpGate.pass(request("GET", "/api", "/x"), response()));
+    HttpServletResponse res = response();
+    assertFalse(HttpGate.pass(request("GET", "/api", "/x"), res));
+    verify(res).setStatus(429);
+    verify(res).setHeader("Retry-After", "3"); // 2.5 s, rounded up
+    verify(res).setContentType("text/plain;charset=UTF-8");
+    String text = "rate limited by '" + rule.name + "': retry after 3 s\n";
+    verify(res).setContentLength(text.length());
+    assertEquals(text, body.toString(StandardCharsets.UTF_8));
+    verify(res, never()).sendError(org.mockito.ArgumentMatchers.anyInt());
+
+    clock.advance(2500 * MS - 1);
+    HttpServletResponse almost = response();
+    assertFalse(HttpGate.pass(request("GET", "/api", "/x"), almost));
+    verify(almost).setHeader("Retry-After", "1"); // 1 ns to go: at least 1
+    clock.advance(1);
+    assertTrue(HttpGate.pass(request("GET", "/api", "/x"), response()), "waited exactly enough");
+    assertEquals(2, limiter.granted());
+    assertEquals(2, limiter.rejected());
+  }
+
+  @Test
+  void theStatusIsTheConfiguredOne() throws Exception {
+    HttpRule rule = rule(limiter(1, 1), "/**", null);
+    HttpGate.install(List.of(rule), List.of(), 503);
+    HttpGate.pass(request("GET", "/", null), response());
+    HttpServletResponse res = response();
+    assertFalse(HttpGate.pass(request("GET", "/", null), res));
+    verify(res).setStatus(503);
+    verify(res).setHeader("Retry-After", "1");
+  }
+
+  @Test
+  void otherPathsAndMethodsPassUncounted() throws Exception {
+    BucketLimiter limiter = limiter(1, 1);
+    String name = "gate-" + names++;
+    int id = LimiterRegistry.register("name " + name, limiter);
+    HttpRule posts =
+        new HttpRule(id, name, List.of(PathPattern.parse("/api/*")), List.of("POST"), null, false);
+    HttpGate.install(List.of(posts), List.of(), 429);
+    for (int i = 0; i < 5; i++) {
+      assertTrue(HttpGate.pass(request("GET", "/api/x", null), response()));
+      assertTrue(HttpGate.pass(request("POST", "/api/x/y", null), response()));
+      assertTrue(HttpGate.pass(request("POST", "/other", null), response()));
+    }
+    assertTrue(HttpGate.pass(request("post", "/api/x", null), response()));
+    assertFalse(HttpGate.pass(request("POST", "/api/x", null), response()));
+    assertEquals(1, limiter.granted());
+  }
+
+  @Test
+  void aRequestLimitedByOneEntryIsChargedByNone() throws Exception {
+    BucketLimiter perClient = limiter(0.001, 3);
+    BucketLimiter total = limiter(0.001, 1);
+    HttpRule clients = rule(perClient, "/api/**", "client");
+    HttpGate.install(List.of(clients, rule(total, "/api/**", null)), List.of(), 429);
+    assertTrue(HttpGate.pass(request("GET", "/api/x", null), response()));
+    for (int i = 0; i < 4; i++) {
+      assertFalse(HttpGate.pass(request("GET", "/api/x", null), response()));
+    }
+    assertEquals(1, perClient.granted(), "its permits came back each time the total refused");
+    assertEquals(0, perClient.rejected());
+    assertEquals(4, total.rejected());
+    HttpGate.install(List.of(clients), List.of(), 429);
+    assertTrue(HttpGate.pass(request("GET", "/api/x", null), response()));
+    assertTrue(HttpGate.pass(request("GET", "/api/x", null), response()));
+    assertFalse(HttpGate.pass(request("GET", "/api/x", null), response()), "2 were left, not 0");
+  }
+
+  @Test
+  void aRequestIsCountedOnceHoweverOftenItReachesAServlet() throws Exception {
+    BucketLimiter limiter = limiter(0.001, 5);
+    HttpGate.install(List.of(rule(limiter, "/api/**", null)), List.of(), 429);
+    HttpServletRequest req = request("GET", "/api", "/x");
+    List<Object> attributes = new ArrayList<>();
+    org.mockito.Mockito.doAnswer(i -> attributes.add(i.getArgument(1)))
+        .when(req)
+        .setAttribute(
+            org.mockito.ArgumentMatchers.eq(HttpGate.COUNTED), org.mockito.ArgumentMatchers.any());
+    when(req.getAttribute(HttpGate.COUNTED)).thenAnswer(i -> attributes.isEmpty() ? null : true);
+    for (int i = 0; i < 3; i++) { // an override calling super, a forward, an async dispatch
+      assertTrue(HttpGate.pass(req, response()));
+    }
+    assertEquals(1, limiter.granted());
+  }
+
+  @Test
+  void aForwardOrAsyncDispatchIsMatchedOnThePathTheRequestArrivedWith() throws Exception {
+    BucketLimiter limiter = limiter(0.001, 5);
+    HttpGate.install(List.of(rule(limiter, "/api/**", null)), List.of(), 429);
+    HttpServletRequest forwarded = request("GET", "/internal", null);
+    when(forwarded.getDispatcherType()).thenReturn(DispatcherType.FORWARD);
+    when(forwarded.getAttribute("jakarta.servlet.forward.servlet_path")).thenReturn("/api");
+    when(forwarded.getAttribute("jakarta.servlet.forward.path_info")).thenReturn("/x");
+    assertTrue(HttpGate.pass(forwarded, response()));
+    HttpServletRequest async = request("GET", "/api", "/x");
+    when(async.getDispatcherType()).thenReturn(DispatcherType.ASYNC);
+    when(async.getAttribute("jakarta.servlet.async.servlet_path")).thenReturn("/done");
+    assertTrue(HttpGate.pass(async, response()));
+    HttpServletRequest error = request("GET", "/api", "/x");
+    when(error.getDispatcherType()).thenReturn(DispatcherType.ERROR);
+    assertTrue(HttpGate.pass(error, response()));
+    assertEquals(1, limiter.granted(), "the forward only: /done is no /api path, errors pass");
+  }
+
+  @Test
+  void theClientIsTheLastUntrustedHopBehindTrustedProxies() {
+    HttpRule rule = rule(limiter(1, 1), "/**", "client");
+    HttpGate.install(
+        List.of(rule), List.of(AddressBlock.parse("10.0.0.0/8"), AddressBlock.parse("::1")), 429);
+    assertEquals("203.0.113.9", key(rule, "10.1.1.1", "198.51.100.1, 203.0.113.9"));
+    assertEquals("203.0.113.9", key(rule, "10.1.1.1", "203.0.113.9, 10.2.2.2", "10.3.3.3"));
+    assertEquals("192.0.2.1", key(rule, "192.0.2.1", "203.0.113.9"), "an untrusted peer's header");
+    assertEquals("10.1.1.1", key(rule, "10.1.1.1"), "no header: the proxy itself");
+    assertEquals("10.5.5.5", key(rule, "10.1.1.1", "10.5.5.5, 10.6.6.6"), "all trusted: the first");
+    assertEquals("203.0.113.9", key(rule, "0:0:0:0:0:0:0:1", "[203.0.113.9]:443"));
+    assertEquals("203.0.113.9", key(rule, "::1", "203.0.113.9:5555"));
+    assertEquals(
+        "2001:db8:0:0:0:0:0:1", key(rule, "::ffff:10.0.0.1", "2001:DB8::1"), "mapped; one form");
+    assertEquals("unknown", key(rule, "10.1.1.1", "unknown"), "not an address: as written");
+    HttpGate.install(List.of(rule), List.of(), 429);
+    assertEquals("10.1.1.1", key(rule, "10.1.1.1", "203.0.113.9"), "no proxies: header ignored");
+    assertEquals("0:0:0:0:0:0:0:1", key(rule, "::1"));
+  }
+
+  private static String key(HttpRule rule, String remote, String... forwardedFor) {
+    HttpServletRequest req = request("GET", "/", null);
+    when(req.getRemoteAddr()).thenReturn(remote);
+    List<String> headers = List.of(forwardedFor);
+    when(req.getHeaders("X-Forwarded-For")).thenReturn(Collections.enumeration(headers));
+    return HttpGate.keyOf(req, rule);
+  }
+
+  @Test
+  void headerCookieUserAndQueryParameterKeys() {
+    HttpServletRequest req = request("POST", "/", null);
+    when(req.getHeader("X-Api-Key")).thenReturn("k1");
+    when(req.getCookies())
+        .thenReturn(new Cookie[] {new Cookie("theme", "dark"), new Cookie("session", "s1")});
+    when(req.getUserPrincipal()).thenReturn(() -> "alice");
+    when(req.getQueryString()).thenReturn("a=1&%74enant=t+1%21&tenant=x");
+    BucketLimiter l = limiter(1, 1);
+    assertEquals("k1", HttpGate.keyOf(req, rule(l, "/", "header:X-Api-Key")));
+    assertEquals("s1", HttpGate.keyOf(req, rule(l, "/", "cookie:session")));
+    assertEquals("alice", HttpGate.keyOf(req, rule(l, "/", "user")));
+    assertEquals("t 1!", HttpGate.keyOf(req, rule(l, "/", "param:tenant")));
+    assertNull(HttpGate.keyOf(req, rule(l, "/", "cookie:none")));
+    verify(req, never()).getParameter(anyString());
+    verify(req, never()).getParameterMap();
+  }
+
+  @Test
+  void queryParametersAreReadFromTheQueryStringAlone() {
+    assertEquals("2", HttpGate.queryParameter("%zz=1&t=2", "t"), "a bad escape skips its pair");
+    assertEquals("", HttpGate.queryParameter("t&u=1", "t"));
+    assertEquals("", HttpGate.queryParameter("t=", "t"));
+    assertNull(HttpGate.queryParameter(null, "t"));
+    assertNull(HttpGate.queryParameter("tt=1&at=2", "t"));
+    assertNull(HttpGate.queryParameter("t=%zz", "t"));
+  }
+
+  @Test
+  void aRequestWithoutItsKeyIsNotCounted() throws Exception {
+    BucketLimiter limiter = limiter(0.001, 1);
+    HttpGate.install(List.of(rule(limiter, "/**", "header:X-Api-Key")), List.of(), 429);
+    HttpServletRequest empty = request("GET", "/", null);
+    when(empty.getHeader("X-Api-Key")).thenReturn("");
+    for (int i = 0; i < 3; i++) {
+      assertTrue(HttpGate.pass(request("GET", "/", null), response()));
+      assertTrue(HttpGate.pass(empty, response()));
+    }
+    assertEquals(0, limiter.granted() + limiter.rejected());
+  }
+
+  @Test
+  void whileDrainingTheAnswerIs503WithoutRetryAfter() throws Exception {
+    BucketLimiter limiter = limiter(1, 5);
+    HttpRule rule = rule(limiter, "/**", null);
+    HttpGate.install(List.of(rule), List.of(), 429);
+    LimiterRegistry.redirect(rule.limiterId, new Draining(limiter));
+    HttpServletResponse res = response();
+    assertFalse(HttpGate.pass(request("GET", "/", null), res));
+    verify(res).setStatus(503);
+    verify(res, never()).setHeader(org.mockito.ArgumentMatchers.eq("Retry-After"), anyString());
+    assertTrue(body.toString(StandardCharsets.UTF_8).contains("shutting down"));
+    assertEquals(1, limiter.rejected());
+  }
+
+  @Test
+  void aResponseWhoseWriterIsInUseGetsTheBodyThroughIt() throws Exception {
+    HttpGate.install(List.of(rule(limiter(0.001, 1), "/**", null)), List.of(), 429);
+    HttpGate.pass(request("GET", "/", null), response());
+    HttpServletResponse res = mock(HttpServletResponse.class);
+    when(res.getOutputStream()).thenThrow(new IllegalStateException("getWriter() was called"));
+    StringWriter written = new StringWriter();
+    when(res.getWriter()).thenReturn(new PrintWriter(written, true));
+    assertFalse(HttpGate.pass(request("GET", "/", null), res));
+    assertTrue(written.toString().startsWith("rate limited by "), written.toString());
+  }
+
+  @Test
+  void aCommittedResponseIsLeftAloneAndTheServletStillNotRun() throws Exception {
+    HttpGate.install(List.of(rule(limiter(0.001, 1), "/**", null)), List.of(), 429);
+    HttpGate.pass(request("GET", "/", null), response());
+    HttpServletResponse res = response();
+    when(res.isCommitted()).thenReturn(true);
+    assertFalse(HttpGate.pass(request("GET", "/", null), res));
+    verify(res, never()).setStatus(org.mockito.ArgumentMatchers.anyInt());
+  }
+
+  @Test
+  void aKeyThatCannotBeReadFailsClosedNamingTheLimit() throws Exception {
+    HttpRule rule = rule(limiter(1, 1), "/**", "user");
+    HttpGate.install(List.of(rule), List.of(), 429);
+    HttpServletRequest req = request("GET", "/", null);
+    when(req.getUserPrincipal()).thenThrow(new UnsupportedOperationException("no realm"));
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> HttpGate.pass(req, response()));
+    assertTrue(e.getMessage().contains("'" + rule.name + "'"), e.getMessage());
+  }
+
+  @Test
+  void anythingButAnHttpRequestPasses() {
+    HttpGate.install(List.of(rule(limiter(0.001, 1), "/**", null)), List.of(), 429);
+    for (int i = 0; i < 3; i++) {
+      assertTrue(HttpGate.pass(new Object(), new Object()));
+    }
+  }
+}
