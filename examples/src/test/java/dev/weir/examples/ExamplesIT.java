@@ -111,4 +111,69 @@ class ExamplesIT {
     assertTrue(
         out.contains("prices, 25 requests at once: 25 x 200, 0 x 429, 20 live, 5 cached"), out);
   }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void theLegacyWebAppIsLimitedPerClientFromTheConfigFileAlone(String jdk) throws Exception {
+    Process process =
+        new ProcessBuilder(
+                jdk + File.separator + "bin" + File.separator + "java",
+                "-javaagent:" + AGENT + "=config=" + DIR + "/weir-web.yaml",
+                "-cp",
+                JAR,
+                "dev.weir.examples.LegacyWebApp",
+                "0")
+            .redirectErrorStream(true)
+            .start();
+    StringBuilder log = new StringBuilder();
+    try {
+      java.io.BufferedReader out =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      String port = null;
+      while (port == null) { // Tomcat's start-up lines, then where it serves
+        String line = out.readLine();
+        if (line == null) {
+          break;
+        }
+        log.append(line).append('\n');
+        Matcher serving =
+            Pattern.compile("serving http://127.0.0.1:(\\d+)/api/orders").matcher(line);
+        port = serving.find() ? serving.group(1) : null;
+      }
+      assertTrue(port != null, "it never said where it serves:\n" + log);
+      String base = "http://127.0.0.1:" + port;
+      java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+      List<Integer> statuses = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        statuses.add(get(client, base + "/api/orders", null).statusCode());
+      }
+      assertEquals(List.of(200, 200, 200, 200, 200, 429), statuses, log.toString());
+      java.net.http.HttpResponse<String> limited = get(client, base + "/api/orders", null);
+      assertEquals(429, limited.statusCode());
+      assertEquals("1", limited.headers().firstValue("Retry-After").orElse(null));
+      assertEquals("rate limited by 'api-per-client': retry after 1 s\n", limited.body());
+      Thread.sleep(1000);
+      assertEquals(200, get(client, base + "/api/orders", null).statusCode(), "after Retry-After");
+      assertEquals(
+          200, get(client, base + "/api/orders", "203.0.113.7").statusCode(), "another client");
+      for (int i = 0; i < 7; i++) {
+        assertEquals(200, get(client, base + "/health", null).statusCode(), "not limited");
+      }
+    } finally {
+      process.destroy();
+      process.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static java.net.http.HttpResponse<String> get(
+      java.net.http.HttpClient client, String uri, String forwardedFor) throws Exception {
+    java.net.http.HttpRequest.Builder request =
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(uri));
+    if (forwardedFor != null) {
+      request.header("X-Forwarded-For", forwardedFor);
+    }
+    return client.send(
+        request.build(), java.net.http.HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
 }
