@@ -57,6 +57,9 @@ public final class HttpGate {
 
   private static volatile Settings settings = new Settings(new HttpRule[0], new AddressBlock[0], 0);
 
+  /** Whether a servlet API that cannot be called was logged (once per JVM). */
+  private static volatile boolean brokenReported;
+
   private HttpGate() {}
 
   private static final class Settings {
@@ -120,8 +123,16 @@ public final class HttpGate {
       return true;
     }
     ServletApi api = ServletApi.of(request);
-    if (api.broken != null) {
+    if (api == ServletApi.NONE) {
       return true; // not an HTTP request: it has no path to match
+    }
+    if (api.broken != null) {
+      if (!brokenReported) {
+        brokenReported = true;
+        AgentLog.error("http limits cannot be applied, so every request is refused: " + api.broken);
+      }
+      throw new IllegalStateException(
+          "Weir's http limits cannot be applied, so the request is refused: " + api.broken);
     }
     String path;
     String method;

@@ -38,12 +38,16 @@ final class ServletApi {
           try {
             return new ServletApi(requestType);
           } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            return new ServletApi(requestType.getName() + " cannot be called: " + e);
+            return new ServletApi(
+                requestType.getName()
+                    + " cannot be called (http entries need Servlet 3.0 or later): "
+                    + e);
           }
         }
       };
 
-  private static final ServletApi NONE = new ServletApi("not an HTTP request");
+  /** The API of a request that is not an HTTP request: it has no path, so no entry applies. */
+  static final ServletApi NONE = new ServletApi("not an HTTP request");
 
   /** The namespace's attribute prefix: {@code javax.servlet} or {@code jakarta.servlet}. */
   final String prefix;

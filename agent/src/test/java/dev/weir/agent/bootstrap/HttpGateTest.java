@@ -315,6 +315,32 @@ class HttpGateTest {
   }
 
   @Test
+  void aServletApiThatCannotBeCalledRefusesEveryRequestLoudly() throws Exception {
+    HttpGate.install(List.of(rule(limiter(1, 1), "/**", null)), List.of(), 429);
+    // a Servlet 2.5 API: no getDispatcherType(), and here no response type either
+    net.bytebuddy.dynamic.DynamicType.Unloaded<?> plain =
+        new net.bytebuddy.ByteBuddy().makeInterface().name("javax.servlet.ServletRequest").make();
+    net.bytebuddy.dynamic.DynamicType.Unloaded<?> http =
+        new net.bytebuddy.ByteBuddy()
+            .makeInterface(plain.getTypeDescription())
+            .name("javax.servlet.http.HttpServletRequest")
+            .make();
+    java.util.Map<String, byte[]> types = new java.util.HashMap<>();
+    types.put("javax.servlet.ServletRequest", plain.getBytes());
+    types.put("javax.servlet.http.HttpServletRequest", http.getBytes());
+    ClassLoader oldContainer = new net.bytebuddy.dynamic.loading.ByteArrayClassLoader(null, types);
+    Class<?> requestType = oldContainer.loadClass("javax.servlet.http.HttpServletRequest");
+    Object old =
+        java.lang.reflect.Proxy.newProxyInstance(
+            oldContainer, new Class<?>[] {requestType}, (proxy, method, args) -> null);
+    for (int i = 0; i < 2; i++) {
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> HttpGate.pass(old, new Object()));
+      assertTrue(e.getMessage().contains("need Servlet 3.0 or later"), e.getMessage());
+    }
+  }
+
+  @Test
   void anythingButAnHttpRequestPasses() {
     HttpGate.install(List.of(rule(limiter(0.001, 1), "/**", null)), List.of(), 429);
     for (int i = 0; i < 3; i++) {
