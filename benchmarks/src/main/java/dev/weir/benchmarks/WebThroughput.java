@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,6 +38,8 @@ import org.apache.catalina.startup.Tomcat;
 public final class WebThroughput {
   private static final int CLIENTS = 2;
   private static final int SEQUENTIAL = 20_000;
+  private static final int ROUNDS = 20;
+  private static final int SLICE_MILLIS = 500;
 
   private WebThroughput() {}
 
@@ -45,33 +48,30 @@ public final class WebThroughput {
       child(Integer.parseInt(args[1]));
       return;
     }
+    if (args.length > 0 && args[0].equals("--interleaved")) {
+      interleaved(Integer.parseInt(args[1]), Paths.get(args[2]));
+      return;
+    }
     int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 7;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     String agent = args.length > 2 ? args[2] : "agent/target/weir-agent.jar";
     Path config = Files.createTempFile("weir-web", ".yaml");
-    Files.write(
-        config,
-        String.join(
-                "\n",
-                "limits:",
-                "  - name: api",
-                "    http: { paths: \"/api/**\" }",
-                "    key: client",
-                "    tokenBucket: { rate: 1, per: HOURS, capacity: 1 }",
-                "")
-            .getBytes(StandardCharsets.UTF_8));
+    writeConfig(config, true);
     List<Double> ratios = new ArrayList<>();
     List<Double> without = new ArrayList<>();
     List<Double> with = new ArrayList<>();
     List<Double> admitted = new ArrayList<>();
     List<Double> rejected = new ArrayList<>();
+    double[][] results = new double[pairs][];
     for (int i = 0; i < pairs; i++) {
-      Map<String, String> plain = run(seconds, null);
-      Map<String, String> woven = run(seconds, "-javaagent:" + agent + "=config=" + config);
+      Map<String, String> plain = run(null, "--child", String.valueOf(seconds));
+      Map<String, String> woven =
+          run("-javaagent:" + agent + "=config=" + config, "--child", String.valueOf(seconds));
       double a = Double.parseDouble(plain.get("open.rps"));
       double b = Double.parseDouble(woven.get("open.rps"));
       without.add(a);
       with.add(b);
+      results[i] = new double[] {b, a};
       ratios.add(b / a);
       admitted.add(Double.parseDouble(woven.get("admitted.us")));
       rejected.add(Double.parseDouble(woven.get("rejected.us")));
@@ -80,7 +80,23 @@ public final class WebThroughput {
               + " rejected %.1f us%n",
           i + 1, a, b, b / a, admitted.get(i), rejected.get(i));
     }
+    Map<String, String> slices =
+        run(
+            "-javaagent:" + agent + "=config=" + config,
+            "--interleaved",
+            String.valueOf(ROUNDS),
+            config.toString());
     Files.delete(config);
+    double[][] rounds = new double[ROUNDS][];
+    for (int r = 0; r < ROUNDS; r++) {
+      rounds[r] =
+          new double[] {
+            Double.parseDouble(slices.get("round" + r + ".on")),
+            Double.parseDouble(slices.get("round" + r + ".off"))
+          };
+    }
+    double[] processes = ContendedPairs.medianRatio(results, 0, 1);
+    double[] inJvm = ContendedPairs.medianRatio(rounds, 0, 1);
     System.out.println();
     System.out.printf(
         "Tomcat 11, %d keep-alive clients, %d s per run, %d alternating pairs (median, min to"
@@ -91,6 +107,14 @@ public final class WebThroughput {
     row("requests/s on an unlimited path, no agent", without, "%.0f");
     row("requests/s on an unlimited path, agent with an http entry", with, "%.0f");
     row("with / without, per pair", ratios, "%.3f");
+    System.out.printf(
+        "%nrequests/s with the agent / without: median %.3f, 95%% interval %.3f to %.3f (whole"
+            + " processes, %d pairs)%n",
+        processes[0], processes[1], processes[2], pairs);
+    System.out.printf(
+        "requests/s with an http entry / with none, in one JVM under the agent, %d rounds of %d ms"
+            + " slices taking turns: median %.3f, 95%% interval %.3f to %.3f%n%n",
+        ROUNDS, SLICE_MILLIS, inJvm[0], inJvm[1], inJvm[2]);
     row("one client: an admitted request, us", admitted, "%.1f");
     row("one client: a rejected request (429 from the gate), us", rejected, "%.1f");
   }
@@ -105,19 +129,32 @@ public final class WebThroughput {
         sorted[sorted.length - 1]);
   }
 
-  private static Map<String, String> run(int seconds, String agentOption) throws Exception {
+  private static void writeConfig(Path config, boolean withEntry) throws IOException {
+    Files.write(
+        config,
+        (withEntry
+                ? String.join(
+                    "\n",
+                    "limits:",
+                    "  - name: api",
+                    "    http: { paths: \"/api/**\" }",
+                    "    key: client",
+                    "    tokenBucket: { rate: 1, per: HOURS, capacity: 1 }",
+                    "")
+                : "limits: []\n")
+            .getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static Map<String, String> run(String agentOption, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
     if (agentOption != null) {
       command.add(agentOption);
     }
-    command.addAll(
-        Arrays.asList(
-            "-cp",
-            System.getProperty("java.class.path"),
-            WebThroughput.class.getName(),
-            "--child",
-            String.valueOf(seconds)));
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(WebThroughput.class.getName());
+    command.addAll(Arrays.asList(args));
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
@@ -133,7 +170,38 @@ public final class WebThroughput {
     return values;
   }
 
-  private static void child(int seconds) throws Exception {
+  /**
+   * Under the agent: the same load on {@code /open} in slices that take turns, with the config's
+   * http entry and (reloaded without it) with none, so that both meet the same machine.
+   */
+  private static void interleaved(int rounds, Path config) throws Exception {
+    Tomcat tomcat = start();
+    int port = tomcat.getConnector().getLocalPort();
+    javax.management.ObjectName agent = new javax.management.ObjectName("dev.weir:type=Agent");
+    javax.management.MBeanServer server =
+        java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    for (int i = 0; i < 100 && !server.isRegistered(agent); i++) {
+      Thread.sleep(50);
+    }
+    try {
+      load(port, 3000);
+      for (int r = 0; r < rounds; r++) {
+        for (int turn = 0; turn < 2; turn++) {
+          boolean on = (turn == 0) == (r % 2 == 0); // which goes first alternates
+          writeConfig(config, on);
+          server.invoke(agent, "reloadConfig", null, null);
+          load(port, 100); // settle
+          double rps = load(port, SLICE_MILLIS) * 1000.0 / SLICE_MILLIS;
+          System.out.printf("round%d.%s=%.1f%n", r, on ? "on" : "off", rps);
+        }
+      }
+    } finally {
+      tomcat.stop();
+      tomcat.destroy();
+    }
+  }
+
+  private static Tomcat start() throws Exception {
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(Files.createTempDirectory("web-throughput").toString());
     Connector connector = new Connector();
@@ -145,10 +213,15 @@ public final class WebThroughput {
     Tomcat.addServlet(context, "app", new Small());
     context.addServletMappingDecoded("/", "app");
     tomcat.start();
-    int port = connector.getLocalPort();
+    return tomcat;
+  }
+
+  private static void child(int seconds) throws Exception {
+    Tomcat tomcat = start();
+    int port = tomcat.getConnector().getLocalPort();
     try {
-      load(port, 3); // warm-up
-      System.out.printf("open.rps=%.1f%n", load(port, seconds) / (double) seconds);
+      load(port, 3000); // warm-up
+      System.out.printf("open.rps=%.1f%n", load(port, seconds * 1000) / (double) seconds);
       try (Client client = new Client(port)) {
         System.out.printf("admitted.us=%.2f%n", sequential(client, "/open") / 1000.0);
         System.out.printf("rejected.us=%.2f%n", sequential(client, "/api/x") / 1000.0);
@@ -160,10 +233,10 @@ public final class WebThroughput {
     }
   }
 
-  /** Requests answered on {@code /open} by {@link #CLIENTS} clients in {@code seconds}. */
-  private static long load(int port, int seconds) throws InterruptedException {
+  /** Requests answered on {@code /open} by {@link #CLIENTS} clients in {@code millis}. */
+  private static long load(int port, int millis) throws InterruptedException {
     AtomicLong answered = new AtomicLong();
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     Thread[] threads = new Thread[CLIENTS];
     for (int i = 0; i < CLIENTS; i++) {
       threads[i] =

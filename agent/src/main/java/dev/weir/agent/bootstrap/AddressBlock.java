@@ -2,6 +2,7 @@ package dev.weir.agent.bootstrap;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.regex.Pattern;
 
 /**
  * An address or a CIDR block of {@code http.trustedProxies}, IPv4 or IPv6, such as {@code
@@ -11,6 +12,9 @@ import java.net.UnknownHostException;
  * and thread-safe.
  */
 public final class AddressBlock {
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+  private static final Pattern IPV6_CHARACTERS = Pattern.compile("[0-9A-Fa-f:.]+");
+
   private final String text;
   private final byte[] network;
   private final int prefix;
@@ -54,8 +58,8 @@ public final class AddressBlock {
 
   /** The bytes of an IP literal (IPv4-mapped IPv6 as IPv4); null if it is not one. */
   static byte[] literal(String address) {
-    boolean v4 = address.matches("\\d{1,3}(\\.\\d{1,3}){3}");
-    boolean v6 = address.indexOf(':') >= 0 && address.matches("[0-9A-Fa-f:.]+");
+    boolean v4 = IPV4.matcher(address).matches();
+    boolean v6 = address.indexOf(':') >= 0 && IPV6_CHARACTERS.matcher(address).matches();
     if (!v4 && !v6) {
       return null;
     }

@@ -149,10 +149,11 @@ public final class HttpGate {
           e);
     }
     HttpRule[] rules = s.rules;
+    String[] segments = PathPattern.segments(path);
     int[] matched = null;
     int n = 0;
     for (int i = 0; i < rules.length; i++) {
-      if (rules[i].matches(method, path)) {
+      if (rules[i].matches(method, segments)) {
         if (matched == null) {
           matched = new int[rules.length - i];
         }

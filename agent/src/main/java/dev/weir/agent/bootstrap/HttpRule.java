@@ -74,7 +74,7 @@ public final class HttpRule {
   }
 
   /** Whether a request of this method and path (inside the application) is limited by the rule. */
-  boolean matches(String method, String path) {
+  boolean matches(String method, String[] path) {
     if (methods.length > 0) {
       boolean any = false;
       String upper = method == null ? "" : method.toUpperCase(Locale.ROOT);

@@ -69,8 +69,27 @@ public final class PathPattern {
    * @return true if it matches
    */
   public boolean matches(String path) {
-    String[] parts = path.equals("/") ? new String[0] : path.substring(1).split("/", -1);
+    return matches(segments(path));
+  }
+
+  /**
+   * Whether a request path, split by {@link #segments(String)}, matches.
+   *
+   * @param parts the path's segments
+   * @return true if it matches
+   */
+  public boolean matches(String[] parts) {
     return matches(0, parts, 0);
+  }
+
+  /**
+   * A request path's segments, split once for every pattern it is matched against.
+   *
+   * @param path the path inside the application, starting with {@code /}
+   * @return its segments; none for {@code /}
+   */
+  public static String[] segments(String path) {
+    return path.equals("/") ? new String[0] : path.substring(1).split("/", -1);
   }
 
   private boolean matches(int p, String[] parts, int s) {
