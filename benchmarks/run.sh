@@ -10,6 +10,8 @@
 #   KeyMemory             heap per key at a million keys, and once idle
 #   ShapingAccuracy       departures of a 1,000/s leaky bucket from 8 threads, beside Guava
 #   InterruptedWaiters    the rate a shaping bucket keeps while its waiters are interrupted
+#   HttpGateBenchmark     the gate in front of servlets, per request
+#   WebThroughput         requests/s on an embedded Tomcat with and without the agent
 # Usage: benchmarks/run.sh        (needs a JDK 17+ and Maven; builds first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,5 +36,7 @@ java -Xmx1g -cp "$JAR" dev.weir.benchmarks.KeyMemory | tee "$OUT/memory.txt"
 java -cp "$JAR" dev.weir.benchmarks.ContendedPairs 20 | tee "$OUT/contended.txt"
 java -cp "$JAR" dev.weir.benchmarks.ShapingAccuracy 5 | tee "$OUT/shaping.txt"
 java -cp "$JAR" dev.weir.benchmarks.InterruptedWaiters 10 | tee -a "$OUT/shaping.txt"
+jmh -t 1 -f 2 -rf json -rff "$OUT/http-gate.json" HttpGateBenchmark
+java -cp "$JAR" dev.weir.benchmarks.WebThroughput 8 4 "$AGENT" | tee "$OUT/web.txt"
 java -cp "$JAR" dev.weir.benchmarks.Report "$OUT" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

@@ -65,6 +65,10 @@ public class HttpGateBenchmark {
    */
   @Setup
   public void setUp(BenchmarkParams params) {
+    setUp(!params.getBenchmark().endsWith("noEntries"));
+  }
+
+  void setUp(boolean entries) {
     BucketLimiter plenty = limiter("bench-api", 1e9, 1_000_000_000L);
     BucketLimiter none = limiter("bench-full", 1e-6, 1);
     none.acquire(); // empty from now on
@@ -73,10 +77,7 @@ public class HttpGateBenchmark {
             rule("bench-api", plenty, "/api/**", "client"),
             rule("bench-total", limiter("bench-total", 1e9, 1_000_000_000L), "/api/**", null),
             rule("bench-full", none, "/full/**", null));
-    HttpGate.install(
-        params.getBenchmark().endsWith("noEntries") ? List.of() : rules,
-        List.<AddressBlock>of(),
-        429);
+    HttpGate.install(entries ? rules : List.of(), List.<AddressBlock>of(), 429);
     open = request("/open", "/x");
     api = request("/api", "/orders");
     full = request("/full", "/x");

@@ -187,6 +187,8 @@ public final class Report {
     Map<String, String> shaping = values("shaping.txt");
     Map<String, String> contended = values("contended.txt");
     String startup = Files.readString(dir.resolve("startup.md"), StandardCharsets.UTF_8);
+    Map<String, Score> gate = jmh("http-gate.json");
+    String web = Files.readString(dir.resolve("web.txt"), StandardCharsets.UTF_8);
 
     StringBuilder body = new StringBuilder();
     acquire(body, t1, t2, contended);
@@ -196,6 +198,7 @@ public final class Report {
     startup(body, startup);
     memory(body, memory);
     shaping(body, shaping);
+    http(body, gate, web);
 
     md.append("# Weir benchmarks\n\n");
     md.append("All figures below come from one run of `benchmarks/run.sh` on ")
@@ -438,6 +441,25 @@ public final class Report {
     b.append(k.get("plain").text()).append(" | ").append(k.get("oneKey").text()).append(" | ");
     b.append(k.get("thousandKeys").text()).append(" | ").append(k.get("millionKeys").text());
     b.append(" |\n\n");
+  }
+
+  private void http(StringBuilder b, Map<String, Score> gate, String web) {
+    b.append("## HTTP entries\n\n");
+    b.append("The gate woven in front of every servlet (`HttpGateBenchmark`), on requests whose ");
+    b.append(
+        "servlet API methods answer at once, with three entries installed; 1 thread, ns/op.\n\n");
+    b.append("| no entries | a path no entry names | admitted (two entries, key client) ");
+    b.append("| rejected (429 written) |\n|---:|---:|---:|---:|\n| ");
+    b.append(gate.get("noEntries").text()).append(" | ").append(gate.get("unmatched").text());
+    b.append(" | ").append(gate.get("admitted").text()).append(" | ");
+    b.append(gate.get("rejected").text()).append(" |\n\n");
+    b.append("Whole requests on an embedded Tomcat 11 (`WebThroughput`):\n\n");
+    for (String line : web.split("\\R")) {
+      if (!line.startsWith("pair ")) {
+        b.append(line).append('\n');
+      }
+    }
+    b.append('\n');
   }
 
   private void counted(StringBuilder b, Map<String, Score> t1, Map<String, Score> t2) {

@@ -1,6 +1,7 @@
 package dev.weir.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonArray;
@@ -22,6 +23,18 @@ class ReportTest {
 
   private static Path results() throws URISyntaxException {
     return Paths.get(ReportTest.class.getResource("/results/peers-t1.json").toURI()).getParent();
+  }
+
+  @Test
+  void showsWhatHttpEntriesCostARequest() throws Exception {
+    String md = report();
+    assertContains(md, "## HTTP entries");
+    assertContains(md, "| 1.5 ± 1.1 | 141.5 ± 1360.4 | 719.1 ± 8483.5 | 232.0 ± 111.8 |");
+    assertContains(
+        md,
+        "requests/s with an http entry / with none, in one JVM under the agent, 20 rounds of 500 ms"
+            + " slices taking turns: median 0.943, 95% interval 0.724 to 1.113");
+    assertFalse(md.contains("pair 1:"), "the pairs one by one stay in web.txt");
   }
 
   @Test
