@@ -59,7 +59,12 @@ public final class AddressBlock {
   /** The bytes of an IP literal (IPv4-mapped IPv6 as IPv4); null if it is not one. */
   static byte[] literal(String address) {
     boolean v4 = IPV4.matcher(address).matches();
-    boolean v6 = address.indexOf(':') >= 0 && IPV6_CHARACTERS.matcher(address).matches();
+    // the JDK takes a string for a literal (and never looks it up) only if it starts with a hex
+    // digit or ':'; anything else would go to DNS, from a container thread
+    boolean v6 =
+        address.indexOf(':') >= 0
+            && (address.charAt(0) == ':' || Character.digit(address.charAt(0), 16) >= 0)
+            && IPV6_CHARACTERS.matcher(address).matches();
     if (!v4 && !v6) {
       return null;
     }
@@ -71,7 +76,8 @@ public final class AddressBlock {
       }
     }
     try {
-      return InetAddress.getByName(address).getAddress(); // a literal: no lookup is made
+      // a literal, as checked above: parsed, never looked up (an invalid one is refused)
+      return InetAddress.getByName(address).getAddress();
     } catch (UnknownHostException | IllegalArgumentException e) {
       return null;
     }

@@ -55,6 +55,9 @@ public final class HttpGate {
 
   private static final String CLIENT_HEADER = "X-Forwarded-For";
 
+  /** Plain wrappers looked inside, at most, around a request or a response. */
+  private static final int MAX_WRAPPERS = 64;
+
   private static volatile Settings settings = new Settings(new HttpRule[0], new AddressBlock[0], 0);
 
   /** Whether a servlet API that cannot be called was logged (once per JVM). */
@@ -123,8 +126,14 @@ public final class HttpGate {
       return true;
     }
     ServletApi api = ServletApi.of(request);
-    if (api == ServletApi.NONE) {
-      return true; // not an HTTP request: it has no path to match
+    for (int depth = 0; api == ServletApi.NONE; depth++) {
+      // a plain ServletRequestWrapper a filter put around the HTTP request: look inside it
+      Object inner = depth < MAX_WRAPPERS ? unwrap(request) : null;
+      if (inner == null) {
+        return true; // not an HTTP request: it has no path to match
+      }
+      request = inner;
+      api = ServletApi.of(request);
     }
     if (api.broken != null) {
       if (!brokenReported) {
@@ -164,14 +173,14 @@ public final class HttpGate {
       return true;
     }
     HttpRule current = rules[matched[0]];
+    Limiter[] taken = new Limiter[n];
+    String[] keys = new String[n];
+    int t = 0;
     try {
       if (call(api.getAttribute, request, COUNTED) != null) {
         return true;
       }
       call(api.setAttribute, request, COUNTED, Boolean.TRUE);
-      Limiter[] taken = new Limiter[n];
-      String[] keys = new String[n];
-      int t = 0;
       for (int m = 0; m < n; m++) {
         current = rules[matched[m]];
         String key = null;
@@ -187,6 +196,7 @@ public final class HttpGate {
           for (int j = 0; j < t; j++) {
             taken[j].refund(keys[j]);
           }
+          t = 0; // given back: never twice
           if (limiter instanceof Draining) {
             answer(api, response, 503, -1, current.name);
             return false;
@@ -208,10 +218,37 @@ public final class HttpGate {
         keys[t++] = key;
       }
       return true;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      for (int j = 0; j < t; j++) {
+        taken[j].refund(keys[j]); // refused: charged by none
+      }
+      if (e instanceof Error) {
+        throw (Error) e;
+      }
       throw new IllegalStateException(
           "Weir cannot apply the http limit '" + current.name + "' to this request: " + e, e);
     }
+  }
+
+  private static Object unwrap(Object message) {
+    try {
+      return ServletApi.unwrapped(message);
+    } catch (Throwable t) {
+      throw unchecked(t);
+    }
+  }
+
+  /** The HTTP response behind a response: itself, or what plain wrappers wrap. */
+  private static Object httpResponse(ServletApi api, Object response) {
+    Object r = response;
+    for (int depth = 0; r != null && !api.responseType.isInstance(r); depth++) {
+      r = depth < MAX_WRAPPERS ? unwrap(r) : null;
+    }
+    if (r == null) {
+      throw new IllegalStateException(
+          "the response " + response.getClass().getName() + " is no HTTP response");
+    }
+    return r;
   }
 
   /** The path inside the application the request arrived with, as the container normalised it. */
@@ -360,7 +397,8 @@ public final class HttpGate {
    *     never, {@code -1} for no {@code Retry-After} (503 while draining)
    */
   private static void answer(
-      ServletApi api, Object response, int status, long retryAfterNanos, String name) {
+      ServletApi api, Object plainResponse, int status, long retryAfterNanos, String name) {
+    Object response = httpResponse(api, plainResponse);
     if (Boolean.TRUE.equals(call(api.isCommitted, response))) {
       return; // a filter answered already: the servlet is still not run
     }
@@ -381,15 +419,17 @@ public final class HttpGate {
     }
     byte[] body = text.getBytes(StandardCharsets.UTF_8);
     call(api.setContentType, response, "text/plain;charset=UTF-8");
-    call(api.setContentLength, response, body.length);
     try {
       Object out;
       try {
         out = call(api.outputStream, response);
       } catch (IllegalStateException writerInUse) {
+        // the writer keeps the encoding it was given: no Content-Length, which would count bytes
+        // of another encoding (the container ends the body itself)
         ((Writer) call(api.writer, response)).write(text);
         return;
       }
+      call(api.setContentLength, response, body.length);
       ((OutputStream) out).write(body);
     } catch (IOException | UncheckedIo clientGone) {
       // the client went away: nothing to answer, nothing to log

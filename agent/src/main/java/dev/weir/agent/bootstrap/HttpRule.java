@@ -31,7 +31,7 @@ public final class HttpRule {
    * @param limiterId its limiter's id in the registry
    * @param name the entry's name, which the answer to a limited request names
    * @param paths the path patterns, at least one
-   * @param methods the HTTP methods, upper case; empty for all
+   * @param methods the HTTP methods, upper case; empty for all; GET includes HEAD
    * @param key {@code client}, {@code user}, {@code header:NAME}, {@code param:NAME}, {@code
    *     cookie:NAME}, or null for one bucket
    * @param waits whether a call may wait in the limiter ({@code WAIT} or SHAPING): such rules are
@@ -79,7 +79,8 @@ public final class HttpRule {
       boolean any = false;
       String upper = method == null ? "" : method.toUpperCase(Locale.ROOT);
       for (String m : methods) {
-        any |= m.equals(upper);
+        // HEAD runs GET's code (HttpServlet.doHead calls doGet), as nginx's limit_except GET
+        any |= m.equals(upper) || m.equals("GET") && upper.equals("HEAD");
       }
       if (!any) {
         return false;

@@ -65,7 +65,8 @@ public final class PathPattern {
   /**
    * Whether a request path matches.
    *
-   * @param path the path inside the application, decoded and normalised, starting with {@code /}
+   * @param path the path inside the application, decoded and normalised, starting with {@code /};
+   *     empty segments are not counted ({@code /api/x/} is {@code /api/x})
    * @return true if it matches
    */
   public boolean matches(String path) {
@@ -79,7 +80,7 @@ public final class PathPattern {
    * @return true if it matches
    */
   public boolean matches(String[] parts) {
-    return matches(0, parts, 0);
+    return matchesFrom(parts);
   }
 
   /**
@@ -89,22 +90,46 @@ public final class PathPattern {
    * @return its segments; none for {@code /}
    */
   public static String[] segments(String path) {
-    return path.equals("/") ? new String[0] : path.substring(1).split("/", -1);
+    // empty segments are dropped: /api/orders/ and /api//orders are /api/orders, as many
+    // frameworks route them, so no slash reaches a path unlimited
+    List<String> parts = new ArrayList<String>();
+    int start = 0;
+    for (int i = 0; i <= path.length(); i++) {
+      if (i == path.length() || path.charAt(i) == '/') {
+        if (i > start) {
+          parts.add(path.substring(start, i));
+        }
+        start = i + 1;
+      }
+    }
+    return parts.toArray(new String[0]);
   }
 
-  private boolean matches(int p, String[] parts, int s) {
-    if (p == segments.length) {
-      return s == parts.length;
-    }
-    if (segments[p].equals("**")) {
-      for (int skip = s; skip <= parts.length; skip++) { // none, one, or more segments
-        if (matches(p + 1, parts, skip)) {
-          return true;
+  /**
+   * Whether the pattern's segments from {@code 0} match all of {@code parts}: a table over the
+   * pattern's segments and the path's, filled from the end, so the time is the product of the two
+   * lengths whatever the number of {@code **} (a backtracking match takes time polynomial in the
+   * path's length with the power of the number of {@code **}, which a client chooses the path of).
+   */
+  private boolean matchesFrom(String[] parts) {
+    int n = parts.length;
+    boolean[] after = new boolean[n + 1]; // the rest of the pattern matches parts[j..]
+    after[n] = true;
+    for (int p = segments.length - 1; p >= 0; p--) {
+      boolean[] here = new boolean[n + 1];
+      if (segments[p].equals("**")) {
+        here[n] = after[n];
+        for (int j = n - 1; j >= 0; j--) {
+          here[j] = after[j] || here[j + 1]; // none, or one more segment
+        }
+      } else {
+        for (int j = 0; j < n; j++) {
+          here[j] = after[j + 1] && glob(segments[p], parts[j]);
         }
       }
-      return false;
+      after = here;
     }
-    return s < parts.length && glob(segments[p], parts[s]) && matches(p + 1, parts, s + 1);
+    return after[0];
   }
 
   /** {@code *} as any run of characters, within one segment. */

@@ -46,6 +46,33 @@ final class ServletApi {
         }
       };
 
+  /**
+   * For a plain {@code ServletRequestWrapper} or {@code ServletResponseWrapper} (one that is no
+   * HTTP request or response itself), the handle of its {@code getRequest()} or {@code
+   * getResponse()}; null for any other class.
+   */
+  private static final ClassValue<MethodHandle> UNWRAP =
+      new ClassValue<MethodHandle>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+          for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            for (String namespace : NAMESPACES) {
+              try {
+                if (c.getName().equals(namespace + ".servlet.ServletRequestWrapper")) {
+                  return handle(c, "getRequest");
+                }
+                if (c.getName().equals(namespace + ".servlet.ServletResponseWrapper")) {
+                  return handle(c, "getResponse");
+                }
+              } catch (ReflectiveOperationException e) {
+                return null;
+              }
+            }
+          }
+          return null;
+        }
+      };
+
   /** The API of a request that is not an HTTP request: it has no path, so no entry applies. */
   static final ServletApi NONE = new ServletApi("not an HTTP request");
 
@@ -78,6 +105,9 @@ final class ServletApi {
   final MethodHandle outputStream;
   final MethodHandle writer;
 
+  /** The API's {@code HttpServletResponse}; null for {@link #NONE}. */
+  final Class<?> responseType;
+
   private ServletApi(String broken) {
     this.broken = broken;
     this.prefix = null;
@@ -85,6 +115,7 @@ final class ServletApi {
     remoteAddr = header = headers = queryString = cookies = cookieName = cookieValue = null;
     userPrincipal = isCommitted = resetBuffer = setStatus = setHeader = setContentType = null;
     setContentLength = outputStream = writer = null;
+    responseType = null;
   }
 
   private ServletApi(Class<?> request) throws ReflectiveOperationException {
@@ -97,6 +128,7 @@ final class ServletApi {
     Class<?> cookie = Class.forName(namespace + ".servlet.http.Cookie", false, loader);
     this.broken = null;
     this.prefix = namespace + ".servlet";
+    this.responseType = response;
     dispatcherType = handle(plainRequest, "getDispatcherType");
     servletPath = handle(request, "getServletPath");
     pathInfo = handle(request, "getPathInfo");
@@ -130,6 +162,19 @@ final class ServletApi {
    */
   static ServletApi of(Object request) {
     return BY_REQUEST_CLASS.get(request.getClass());
+  }
+
+  /**
+   * What a plain wrapper wraps ({@code ServletRequestWrapper.getRequest()}, {@code
+   * ServletResponseWrapper.getResponse()}).
+   *
+   * @param message a request or a response
+   * @return the request or response it wraps; null if it is no plain wrapper
+   * @throws Throwable what {@code getRequest()} or {@code getResponse()} throws
+   */
+  static Object unwrapped(Object message) throws Throwable {
+    MethodHandle h = UNWRAP.get(message.getClass());
+    return h == null ? null : (Object) h.invokeExact(message);
   }
 
   /** A public method of an API interface, as a handle taking and returning {@code Object}s. */

@@ -12,6 +12,7 @@ import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.Label;
+import net.bytebuddy.jar.asm.MethodTooLargeException;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.utility.OpenedClassReader;
@@ -27,10 +28,11 @@ import net.bytebuddy.utility.OpenedClassReader;
  *
  * <p>That method is the servlet API's own entry point: {@code HttpServlet} declares it (so every
  * {@code HttpServlet}, JSPs and frameworks' dispatcher servlets included, is covered by weaving the
- * API's one class), and a servlet that implements it itself is woven too; the gate counts each
- * request once however many of these it passes. The prologue passes its arguments as {@code
- * Object}s: the woven class never names a type Weir carries. Installed once the config file has an
- * {@code http} entry, and kept (with no entry, the gate returns at once). Thread-safe.
+ * API's one class), and a servlet that implements it itself (in a class, or in an interface's
+ * default method) is woven too; the gate counts each request once however many of these it passes.
+ * The prologue passes its arguments as {@code Object}s: the woven class never names a type Weir
+ * carries. Installed once the config file has an {@code http} entry, and kept (with no entry, the
+ * gate returns at once). Thread-safe.
  */
 final class ServletGate implements ClassFileTransformer {
   private static final String GATE = "dev/weir/agent/bootstrap/HttpGate";
@@ -113,18 +115,16 @@ final class ServletGate implements ClassFileTransformer {
       return null;
     }
     try {
-      byte[] woven = weave(classFile);
+      byte[] woven = weave(classFile, internalName);
       if (woven != null && modules != null) {
         modules.assureReadsBridge(classBeingRedefined, loader, internalName);
       }
       return woven;
     } catch (Throwable t) {
-      AgentLog.error(
-          "could not put the http limits in front of the servlet "
-              + internalName.replace('/', '.')
-              + " (its requests are not limited): "
-              + t);
-      return null;
+      // never a servlet that runs unlimited: a class loading fails to load; one loaded already
+      // keeps its code (the JVM refuses the bytes), which this line reports
+      return WeirTransformer.unloadable(
+          internalName, "the http limits cannot be put in front of its service method: " + t);
     }
   }
 
@@ -135,16 +135,32 @@ final class ServletGate implements ClassFileTransformer {
   }
 
   /**
-   * The class with the gate in front of its {@code service(ServletRequest, ServletResponse)}.
+   * The class with the gate in front of its {@code service(ServletRequest, ServletResponse)}. A
+   * method whose code would pass the JVM's 64 KB limit with the gate in front fails closed: its
+   * code becomes a throw of {@link IllegalStateException} naming it and why (one error line).
    *
    * @param classFile the class's bytes
+   * @param internalName the class's name, for messages
    * @return the woven bytes; null if the class declares no such method with code
    */
-  static byte[] weave(byte[] classFile) {
-    ClassReader reader = OpenedClassReader.of(classFile);
-    if ((reader.getAccess() & Opcodes.ACC_INTERFACE) != 0) {
-      return null;
+  static byte[] weave(byte[] classFile, String internalName) {
+    try {
+      return write(classFile, null);
+    } catch (MethodTooLargeException e) {
+      String refusal =
+          "Weir cannot limit the requests of "
+              + internalName.replace('/', '.')
+              + "#service: its code is too large to take the http limits' check ("
+              + e.getCodeSize()
+              + " bytes); every request to it is refused";
+      AgentLog.error(refusal);
+      return write(classFile, refusal);
     }
+  }
+
+  /** {@link #weave}; with a refusal, every service method throws it instead. */
+  private static byte[] write(byte[] classFile, final String refusal) {
+    ClassReader reader = OpenedClassReader.of(classFile);
     ClassWriter writer = new ClassWriter(reader, 0);
     final boolean[] woven = {false};
     final int[] version = {0};
@@ -172,6 +188,22 @@ final class ServletGate implements ClassFileTransformer {
               return mv;
             }
             woven[0] = true;
+            if (refusal != null) {
+              mv.visitCode();
+              mv.visitTypeInsn(Opcodes.NEW, "java/lang/IllegalStateException");
+              mv.visitInsn(Opcodes.DUP);
+              mv.visitLdcInsn(refusal);
+              mv.visitMethodInsn(
+                  Opcodes.INVOKESPECIAL,
+                  "java/lang/IllegalStateException",
+                  "<init>",
+                  "(Ljava/lang/String;)V",
+                  false);
+              mv.visitInsn(Opcodes.ATHROW);
+              mv.visitMaxs(3, 3);
+              mv.visitEnd();
+              return null; // the original code is not copied
+            }
             return new Prologue(mv, version[0] >= Opcodes.V1_6);
           }
         },

@@ -324,7 +324,7 @@ final class WeirTransformer implements ClassFileTransformer {
    * woven fails to load rather than run with them off. Loading it again (on a thread with more
    * stack, say) weaves it anew.
    */
-  private static byte[] unloadable(String internalName, String why) {
+  static byte[] unloadable(String internalName, String why) {
     try {
       AgentLog.error(
           "cannot weave "

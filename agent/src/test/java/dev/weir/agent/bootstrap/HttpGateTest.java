@@ -291,6 +291,50 @@ class HttpGateTest {
     when(res.getWriter()).thenReturn(new PrintWriter(written, true));
     assertFalse(HttpGate.pass(request("GET", "/", null), res));
     assertTrue(written.toString().startsWith("rate limited by "), written.toString());
+    verify(res, never()).setContentLength(org.mockito.ArgumentMatchers.anyInt()); // its encoding
+  }
+
+  @Test
+  void aPlainWrapperAroundTheRequestOrTheResponseHidesNothing() throws Exception {
+    BucketLimiter limiter = limiter(0.001, 1);
+    HttpGate.install(List.of(rule(limiter, "/**", null)), List.of(), 429);
+    jakarta.servlet.ServletRequest wrapped =
+        new jakarta.servlet.ServletRequestWrapper(
+            new jakarta.servlet.ServletRequestWrapper(request("GET", "/x", null)));
+    HttpServletResponse res = response();
+    jakarta.servlet.ServletResponse plainResponse = new jakarta.servlet.ServletResponseWrapper(res);
+    assertTrue(HttpGate.pass(wrapped, plainResponse));
+    assertFalse(HttpGate.pass(wrapped, plainResponse), "limited through the wrappers");
+    verify(res).setStatus(429);
+    assertEquals(2, limiter.granted() + limiter.rejected());
+  }
+
+  @Test
+  void aRequestRefusedBecauseAKeyCannotBeReadIsChargedByNone() throws Exception {
+    BucketLimiter first = limiter(0.001, 1);
+    HttpRule total = rule(first, "/**", null);
+    HttpRule byUser = rule(limiter(1, 1), "/**", "user");
+    HttpGate.install(List.of(total, byUser), List.of(), 429);
+    HttpServletRequest req = request("GET", "/", null);
+    when(req.getUserPrincipal()).thenThrow(new UnsupportedOperationException("no realm"));
+    assertThrows(IllegalStateException.class, () -> HttpGate.pass(req, response()));
+    HttpGate.install(List.of(total), List.of(), 429);
+    assertTrue(HttpGate.pass(request("GET", "/", null), response()), "its permit came back");
+  }
+
+  @Test
+  void headIsLimitedAsGet() throws Exception {
+    BucketLimiter limiter = limiter(0.001, 1);
+    String name = "gate-" + names++;
+    int id = LimiterRegistry.register("name " + name, limiter);
+    HttpGate.install(
+        List.of(
+            new HttpRule(id, name, List.of(PathPattern.parse("/**")), List.of("GET"), null, false)),
+        List.of(),
+        429);
+    assertTrue(HttpGate.pass(request("HEAD", "/", null), response()));
+    assertFalse(HttpGate.pass(request("GET", "/", null), response()), "HEAD ran GET's code");
+    assertTrue(HttpGate.pass(request("OPTIONS", "/", null), response()));
   }
 
   @Test

@@ -26,6 +26,27 @@ class HttpPartsTest {
   }
 
   @Test
+  void emptySegmentsOfAPathDoNotCount() {
+    PathPattern orders = PathPattern.parse("/api/orders");
+    assertTrue(orders.matches("/api/orders/"), "a trailing slash is the same path");
+    assertTrue(orders.matches("/api//orders//"));
+    assertTrue(PathPattern.parse("/api/items/*").matches("/api/items/1/"));
+    assertTrue(PathPattern.parse("/").matches("//"));
+    assertFalse(orders.matches("/api/orders/x"));
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(10) // a guard: backtracking took seconds per request here
+  void manyDoubleStarsOnALongPathTakeTimeInProportionToTheirProduct() {
+    PathPattern nested = PathPattern.parse("/**/a/**/a/**/a/**/b");
+    String longPath = "/a".repeat(20_000);
+    assertFalse(nested.matches(longPath));
+    assertTrue(nested.matches(longPath + "/b"));
+    assertTrue(nested.matches("/a/a/a/b"));
+    assertFalse(nested.matches("/a/a/b"));
+  }
+
+  @Test
   void starIsWithinOneSegment() {
     PathPattern one = PathPattern.parse("/orders/*");
     assertTrue(one.matches("/orders/42"));
@@ -81,6 +102,16 @@ class HttpPartsTest {
     assertFalse(AddressBlock.parse("192.168.1.5").contains("192.168.1.6"));
     assertTrue(AddressBlock.parse("0.0.0.0/0").contains("8.8.8.8"));
     assertTrue(AddressBlock.parse("10.0.0.7/29").contains("10.0.0.1"), "host bits masked");
+  }
+
+  @Test
+  void onlyLiteralsAreAddressesAndNoneIsLookedUp() {
+    for (String notAnAddress :
+        new String[] {".:", "..:", ".:.", "unknown", "localhost", "a.b:c", "1.2.3", "::g", ""}) {
+      assertEquals(null, AddressBlock.canonical(notAnAddress), notAnAddress);
+    }
+    assertEquals("10.1.2.3", AddressBlock.canonical(" [::ffff:10.1.2.3]:8443 "));
+    assertEquals("0:0:0:0:0:0:0:1", AddressBlock.canonical("::1%lo"));
   }
 
   @Test

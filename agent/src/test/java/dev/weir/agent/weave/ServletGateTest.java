@@ -1,0 +1,163 @@
+package dev.weir.agent.weave;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.HashMap;
+import java.util.Map;
+import net.bytebuddy.dynamic.loading.ByteArrayClassLoader;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gate's prologue on servlet classes the tests write byte by byte: old class versions, a
+ * service method in an interface's default method, and one too large to take the prologue, which
+ * fails closed. (Real containers are {@code WebLimitsIT}'s.)
+ */
+class ServletGateTest {
+  private static final String SERVICE =
+      "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)V";
+
+  /** A class or interface whose service method stores 1 into the static field {@code ran}. */
+  private static byte[] servlet(String name, int version, boolean isInterface, int nops) {
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(
+        version,
+        Opcodes.ACC_PUBLIC | (isInterface ? Opcodes.ACC_INTERFACE | Opcodes.ACC_ABSTRACT : 0),
+        name,
+        null,
+        "java/lang/Object",
+        null);
+    if (!isInterface) {
+      cw.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "ran", "I", null, null).visitEnd();
+    }
+    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC, "service", SERVICE, null, null);
+    mv.visitCode();
+    for (int i = 0; i < nops; i++) {
+      mv.visitInsn(Opcodes.NOP);
+    }
+    if (isInterface) { // the body says it ran by throwing
+      mv.visitTypeInsn(Opcodes.NEW, "java/lang/UnsupportedOperationException");
+      mv.visitInsn(Opcodes.DUP);
+      mv.visitLdcInsn("the default body ran");
+      mv.visitMethodInsn(
+          Opcodes.INVOKESPECIAL,
+          "java/lang/UnsupportedOperationException",
+          "<init>",
+          "(Ljava/lang/String;)V",
+          false);
+      mv.visitInsn(Opcodes.ATHROW);
+    } else {
+      mv.visitInsn(Opcodes.ICONST_1);
+      mv.visitFieldInsn(Opcodes.PUTSTATIC, name, "ran", "I");
+      mv.visitInsn(Opcodes.RETURN);
+    }
+    mv.visitMaxs(0, 0);
+    mv.visitEnd();
+    if (!isInterface) {
+      MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+      init.visitCode();
+      init.visitVarInsn(Opcodes.ALOAD, 0);
+      init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+      init.visitInsn(Opcodes.RETURN);
+      init.visitMaxs(0, 0);
+      init.visitEnd();
+    }
+    cw.visitEnd();
+    return cw.toByteArray();
+  }
+
+  private static Class<?> load(String name, byte[] woven) throws Exception {
+    return load(Map.of(name, woven)).loadClass(name.replace('/', '.'));
+  }
+
+  private static ClassLoader load(Map<String, byte[]> classes) {
+    Map<String, byte[]> types = new HashMap<>();
+    classes.forEach((name, bytes) -> types.put(name.replace('/', '.'), bytes));
+    return new ByteArrayClassLoader(ServletGateTest.class.getClassLoader(), types);
+  }
+
+  private static Method service(Class<?> type) throws Exception {
+    return type.getMethod(
+        "service", jakarta.servlet.ServletRequest.class, jakarta.servlet.ServletResponse.class);
+  }
+
+  @Test
+  void oldAndNewClassVersionsTakeThePrologueAndStillRunTheirBody() throws Exception {
+    int[] versions = {Opcodes.V1_1, Opcodes.V1_5, Opcodes.V1_6, Opcodes.V1_8, Opcodes.V17};
+    for (int version : versions) {
+      String name = "gate/Old" + version;
+      byte[] woven = ServletGate.weave(servlet(name, version, false, 0), name);
+      assertTrue(
+          new String(woven, java.nio.charset.StandardCharsets.ISO_8859_1)
+              .contains("dev/weir/agent/bootstrap/HttpGate"));
+      Class<?> type = load(name, woven);
+      service(type).invoke(type.getConstructor().newInstance(), null, null); // no entries: runs
+      assertEquals(1, type.getField("ran").getInt(null), "version " + version);
+    }
+  }
+
+  @Test
+  void aDefaultServiceMethodOfAnInterfaceIsWovenToo() throws Exception {
+    byte[] mixin = ServletGate.weave(servlet("gate/Mixin", Opcodes.V1_8, true, 0), "gate/Mixin");
+    assertTrue(
+        mixin != null
+            && new String(mixin, java.nio.charset.StandardCharsets.ISO_8859_1)
+                .contains("dev/weir/agent/bootstrap/HttpGate"),
+        "woven");
+    ClassWriter cw = new ClassWriter(0);
+    cw.visit(
+        Opcodes.V1_8,
+        Opcodes.ACC_PUBLIC,
+        "gate/ViaDefault",
+        null,
+        "java/lang/Object",
+        new String[] {"gate/Mixin"});
+    MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+    init.visitCode();
+    init.visitVarInsn(Opcodes.ALOAD, 0);
+    init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+    init.visitInsn(Opcodes.RETURN);
+    init.visitMaxs(1, 1);
+    init.visitEnd();
+    cw.visitEnd();
+    Class<?> type =
+        load(Map.of("gate/Mixin", mixin, "gate/ViaDefault", cw.toByteArray()))
+            .loadClass("gate.ViaDefault");
+    InvocationTargetException e =
+        assertThrows(
+            InvocationTargetException.class,
+            () -> service(type).invoke(type.getConstructor().newInstance(), null, null));
+    assertEquals("the default body ran", e.getCause().getMessage(), "no entries: the body runs");
+  }
+
+  @Test
+  void aServiceMethodTooLargeForThePrologueFailsClosed() throws Exception {
+    String name = "gate/Huge";
+    byte[] huge = servlet(name, Opcodes.V17, false, 65_525);
+    Class<?> type = load(name, ServletGate.weave(huge, name));
+    InvocationTargetException e =
+        assertThrows(
+            InvocationTargetException.class,
+            () -> service(type).invoke(type.getConstructor().newInstance(), null, null));
+    assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+    assertTrue(
+        e.getCause().getMessage().startsWith("Weir cannot limit the requests of gate.Huge#service"),
+        e.getCause().getMessage());
+    assertEquals(0, type.getField("ran").getInt(null), "its body never runs");
+  }
+
+  @Test
+  void classesWithoutAServiceMethodAreLeftAlone() throws Exception {
+    ClassWriter cw = new ClassWriter(0);
+    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "gate/Plain", null, "java/lang/Object", null);
+    cw.visitEnd();
+    assertNull(ServletGate.weave(cw.toByteArray(), "gate/Plain"));
+  }
+}
