@@ -218,9 +218,13 @@ class WebLimitsIT {
         "'api' added: token bucket 1.0/MINUTES capacity 2 permits 1 REJECT",
         r.value("reload.added"));
     assertEquals("200,200,429", r.value("added"), "the loaded servlets are limited now\n" + r);
+    assertEquals("http settings changed: status 418, trustedProxies []", r.value("reload.status"));
+    assertEquals("418", r.value("status"), r.toString());
     assertTrue(r.value("reload.changed").startsWith("'api' changed:"), r.toString());
     assertEquals("200,200,200", r.value("changed"), "a dry run now, the same limiter\n" + r);
-    assertEquals("'api' removed", r.value("reload.removed"));
+    assertEquals(
+        "'api' removed; http settings changed: status 429, trustedProxies []",
+        r.value("reload.removed"));
     assertEquals("200,200,200", r.value("removed"), r.toString());
     assertQuiet(r);
   }

@@ -58,7 +58,8 @@ public final class HttpGate {
   /** Plain wrappers looked inside, at most, around a request or a response. */
   private static final int MAX_WRAPPERS = 64;
 
-  private static volatile Settings settings = new Settings(new HttpRule[0], new AddressBlock[0], 0);
+  private static volatile Settings settings =
+      new Settings(new HttpRule[0], new AddressBlock[0], 429);
 
   /** Whether a servlet API that cannot be called was logged (once per JVM). */
   private static volatile boolean brokenReported;
@@ -100,6 +101,16 @@ public final class HttpGate {
     settings =
         new Settings(
             ordered.toArray(new HttpRule[0]), trustedProxies.toArray(new AddressBlock[0]), status);
+  }
+
+  /**
+   * The top-level {@code http} settings installed, in words, for the line a reload logs.
+   *
+   * @return for example {@code status 429, trustedProxies [10.0.0.0/8]}
+   */
+  public static String settingsInWords() {
+    Settings s = settings;
+    return "status " + s.status + ", trustedProxies " + java.util.Arrays.toString(s.proxies);
   }
 
   /**

@@ -36,6 +36,15 @@ public final class PathPattern {
       if (Character.isWhitespace(c) || Character.isISOControl(c)) {
         throw new IllegalArgumentException("must not contain spaces or control characters");
       }
+      if (c == '%'
+          && i + 2 < text.length()
+          && Character.digit(text.charAt(i + 1), 16) >= 0
+          && Character.digit(text.charAt(i + 2), 16) >= 0) {
+        throw new IllegalArgumentException(
+            "must be a decoded path: the container decodes %"
+                + text.substring(i + 1, i + 3)
+                + " before matching, so write the character itself");
+      }
       if (c == '?' || c == '#' || c == ';') {
         throw new IllegalArgumentException(
             "must be a path alone: a request path as the container normalised it has no '"

@@ -266,6 +266,14 @@ public final class ConfigFile {
       if (name != null && name.trim().isEmpty()) {
         error(nameNode, path + ".name must not be empty");
         name = null;
+      } else if (name != null && hasControlCharacter(name)) {
+        error(
+            nameNode,
+            path
+                + ".name must be one line without control characters (it names the limit in"
+                + " logs and answers), was "
+                + shown(nameNode));
+        name = null;
       } else if (name != null && names.containsKey(name)) {
         error(nameNode, path + ".name '" + name + "' is already used by " + names.get(name));
       } else if (name != null) {
@@ -482,6 +490,13 @@ public final class ConfigFile {
     Node methods = http.get("methods");
     if (methods instanceof SequenceNode) {
       List<Node> items = ((SequenceNode) methods).getValue();
+      if (items.isEmpty()) {
+        error(
+            methods,
+            path
+                + ".methods must name at least one HTTP method, was an empty list (leave it out"
+                + " for all)");
+      }
       for (int i = 0; i < items.size(); i++) {
         httpMethod(items.get(i), path + ".methods[" + i + "]", verbs);
       }
@@ -712,7 +727,19 @@ public final class ConfigFile {
   }
 
   /** A scalar as written, saying when quotes or a tag made a number or a flag a string. */
+  private static boolean hasControlCharacter(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (Character.isISOControl(text.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static String shown(Node node) {
+    if (!(node instanceof ScalarNode)) {
+      return kind(node);
+    }
     ScalarNode scalar = (ScalarNode) node;
     if (scalar.getScalarStyle() == ScalarStyle.DOUBLE_QUOTED
         || scalar.getScalarStyle() == ScalarStyle.SINGLE_QUOTED) {

@@ -169,7 +169,11 @@ public final class Weaving {
     if (reload.patternsChanged && transformer.retransforms()) {
       woven = transformer.retransformForReload(instrumentation, old);
     }
+    String httpBefore = HttpGate.settingsInWords();
     HttpGate.install(reload.next.httpRules(), read.trustedProxies(), read.httpStatus());
+    if (!httpBefore.equals(HttpGate.settingsInWords())) {
+      reload.changes.add("http settings changed: " + HttpGate.settingsInWords());
+    }
     if (HttpGate.hasRules()) {
       woven += ServletGate.ensure(instrumentation);
     }

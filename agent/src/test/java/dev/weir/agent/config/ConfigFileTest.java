@@ -309,6 +309,39 @@ class ConfigFileTest {
   }
 
   @Test
+  void moreHttpMistakesSayWhereAndWhy() {
+    ConfigFile file =
+        ConfigFile.parse(
+            "web.yaml",
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: listed-key",
+                "    http: { paths: /a }",
+                "    key: [client]",
+                "    tokenBucket: { rate: 1 }",
+                "  - name: \"two\\nlines\"",
+                "    http: { paths: /a, methods: [] }",
+                "    tokenBucket: { rate: 1 }",
+                "  - name: encoded",
+                "    http: { paths: \"/api%2Fx\" }",
+                "    tokenBucket: { rate: 1 }",
+                ""));
+    assertEquals(
+        List.of(
+            "web.yaml:4: limits[0].key of an http entry must be client, user, header:NAME,"
+                + " param:NAME or cookie:NAME, was a list (a parameter index is for methods"
+                + " entries)",
+            "web.yaml:6: limits[1].name must be one line without control characters (it names the"
+                + " limit in logs and answers), was \"two\nlines\" (quoted, so a string)",
+            "web.yaml:7: limits[1].http.methods must name at least one HTTP method, was an empty"
+                + " list (leave it out for all)",
+            "web.yaml:10: limits[2].http.paths must be a decoded path: the container decodes %2F"
+                + " before matching, so write the character itself, was '/api%2Fx'"),
+        file.errors());
+  }
+
+  @Test
   void httpEntriesAndSettingsAreRead() {
     ConfigFile file =
         ConfigFile.parse(
