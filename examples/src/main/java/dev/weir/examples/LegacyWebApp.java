@@ -39,6 +39,13 @@ public final class LegacyWebApp {
     Tomcat.addServlet(context, "health", new Health());
     context.addServletMappingDecoded("/health", "health");
     tomcat.start();
+    if (connector.getLocalPort() < 0) { // Tomcat logged why (a port in use, say)
+      System.err.println(
+          "cannot serve on 127.0.0.1:" + port + ": give a free port as the argument (0: any)");
+      tomcat.stop();
+      tomcat.destroy();
+      System.exit(1);
+    }
     System.out.println(
         "serving http://127.0.0.1:"
             + connector.getLocalPort()
