@@ -139,9 +139,15 @@ public final class HttpGate {
     ServletApi api = ServletApi.of(request);
     for (int depth = 0; api == ServletApi.NONE; depth++) {
       // a plain ServletRequestWrapper a filter put around the HTTP request: look inside it
-      Object inner = depth < MAX_WRAPPERS ? unwrap(request) : null;
+      Object inner = unwrap(request);
       if (inner == null) {
         return true; // not an HTTP request: it has no path to match
+      }
+      if (depth == MAX_WRAPPERS) {
+        throw new IllegalStateException(
+            "Weir's http limits cannot see through more than "
+                + MAX_WRAPPERS
+                + " request wrappers, so the request is refused");
       }
       request = inner;
       api = ServletApi.of(request);

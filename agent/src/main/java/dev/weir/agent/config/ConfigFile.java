@@ -271,8 +271,9 @@ public final class ConfigFile {
             nameNode,
             path
                 + ".name must be one line without control characters (it names the limit in"
-                + " logs and answers), was "
-                + shown(nameNode));
+                + " logs and answers), was \""
+                + escaped(name)
+                + "\"");
         name = null;
       } else if (name != null && names.containsKey(name)) {
         error(nameNode, path + ".name '" + name + "' is already used by " + names.get(name));
@@ -729,11 +730,32 @@ public final class ConfigFile {
   /** A scalar as written, saying when quotes or a tag made a number or a flag a string. */
   private static boolean hasControlCharacter(String text) {
     for (int i = 0; i < text.length(); i++) {
-      if (Character.isISOControl(text.charAt(i))) {
+      char c = text.charAt(i);
+      if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
         return true;
       }
     }
     return false;
+  }
+
+  /** Text with its control characters written as escapes, so a message stays one line. */
+  private static String escaped(String text) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\n') {
+        b.append("\\n");
+      } else if (c == '\r') {
+        b.append("\\r");
+      } else if (c == '\t') {
+        b.append("\\t");
+      } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+        b.append(String.format("\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return b.toString();
   }
 
   private static String shown(Node node) {

@@ -7,7 +7,9 @@ import java.lang.instrument.UnmodifiableClassException;
 import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
@@ -74,14 +76,18 @@ final class ServletGate implements ClassFileTransformer {
         }
       }
     }
-    List<Class<?>> servlets = new ArrayList<Class<?>>();
+    // every class and interface that is a servlet, and the classes they inherit from (a service
+    // method may be declared by a base class that is no servlet itself, or be an interface's
+    // default method)
+    Set<Class<?>> servlets = new LinkedHashSet<Class<?>>();
     for (Class<?> type : loaded) {
-      if (type.isInterface() || !instrumentation.isModifiableClass(type)) {
-        continue;
-      }
       for (Class<?> servlet : servletTypes) {
-        if (servlet.isAssignableFrom(type)) {
-          servlets.add(type);
+        if (type != servlet && servlet.isAssignableFrom(type)) {
+          for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            if (instrumentation.isModifiableClass(c) && !c.getName().startsWith("java.")) {
+              servlets.add(c);
+            }
+          }
           break;
         }
       }

@@ -310,6 +310,18 @@ class HttpGateTest {
   }
 
   @Test
+  void wrappersTooDeepToSeeThroughRefuseTheRequest() throws Exception {
+    HttpGate.install(List.of(rule(limiter(1000, 1000), "/**", null)), List.of(), 429);
+    jakarta.servlet.ServletRequest deep = request("GET", "/x", null);
+    for (int i = 0; i < 64; i++) {
+      deep = new jakarta.servlet.ServletRequestWrapper(deep);
+    }
+    assertTrue(HttpGate.pass(deep, response()), "64 plain wrappers are seen through");
+    jakarta.servlet.ServletRequest deeper = new jakarta.servlet.ServletRequestWrapper(deep);
+    assertThrows(IllegalStateException.class, () -> HttpGate.pass(deeper, response()));
+  }
+
+  @Test
   void aRequestRefusedBecauseAKeyCannotBeReadIsChargedByNone() throws Exception {
     BucketLimiter first = limiter(0.001, 1);
     HttpRule total = rule(first, "/**", null);

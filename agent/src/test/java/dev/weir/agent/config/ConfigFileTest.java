@@ -333,7 +333,7 @@ class ConfigFileTest {
                 + " param:NAME or cookie:NAME, was a list (a parameter index is for methods"
                 + " entries)",
             "web.yaml:6: limits[1].name must be one line without control characters (it names the"
-                + " limit in logs and answers), was \"two\nlines\" (quoted, so a string)",
+                + " limit in logs and answers), was \"two\\nlines\"",
             "web.yaml:7: limits[1].http.methods must name at least one HTTP method, was an empty"
                 + " list (leave it out for all)",
             "web.yaml:10: limits[2].http.paths must be a decoded path: the container decodes %2F"
