@@ -128,6 +128,9 @@ class WebLimitsIT {
             "  - name: async",
             "    http: { paths: \"/async/**\" }",
             "    tokenBucket: { rate: 1, per: MINUTES, capacity: 2 }",
+            "  - name: lambda",
+            "    http: { paths: \"/lam/**\" }",
+            "    tokenBucket: { rate: 1, per: MINUTES, capacity: 1 }",
             "  - name: target", // where forwards and async dispatches go: counted by none
             "    http: { paths: \"/target/**\" }",
             "    tokenBucket: { rate: 1, per: MINUTES, capacity: 1 }");
@@ -167,11 +170,12 @@ class WebLimitsIT {
     // counted once per request, however often dispatched
     assertEquals("200,200,429", r.value("forward"), r.toString());
     assertEquals("200,200,429", r.value("async"), r.toString());
+    assertEquals("200,429", r.value("lambda"), "a lambda servlet's hidden class too\n" + r);
     // a limited request never reached the servlet
     long ok =
         Stream.of(
                 "api.A", "other", "api.B", "api.C", "who", "quick", "header", "cookie", "user",
-                "param", "forward", "async")
+                "param", "forward", "async", "lambda")
             .flatMap(key -> Arrays.stream(r.value(key).split(",")))
             .filter("200"::equals)
             .count();
@@ -215,15 +219,18 @@ class WebLimitsIT {
         run(jdk, container, config, "reload", List.of("-Dweb.config=" + config)).assertExit(0);
     assertEquals("200,200,200", r.value("before"), r.toString());
     assertEquals(
-        "'api' added: token bucket 1.0/MINUTES capacity 2 permits 1 REJECT",
+        "'api' added: token bucket 1.0/MINUTES capacity 2 permits 1 REJECT; 'lambda' added: token"
+            + " bucket 1.0/MINUTES capacity 1 permits 1 REJECT",
         r.value("reload.added"));
     assertEquals("200,200,429", r.value("added"), "the loaded servlets are limited now\n" + r);
+    assertEquals("200,200", r.value("lambda.before"), r.toString());
+    assertEquals("200,429", r.value("lambda.added"), "containers loaded before: rewoven\n" + r);
     assertEquals("http settings changed: status 418, trustedProxies []", r.value("reload.status"));
     assertEquals("418", r.value("status"), r.toString());
     assertTrue(r.value("reload.changed").startsWith("'api' changed:"), r.toString());
     assertEquals("200,200,200", r.value("changed"), "a dry run now, the same limiter\n" + r);
     assertEquals(
-        "'api' removed; http settings changed: status 429, trustedProxies []",
+        "'api' removed; 'lambda' removed; http settings changed: status 429, trustedProxies []",
         r.value("reload.removed"));
     assertEquals("200,200,200", r.value("removed"), r.toString());
     assertQuiet(r);

@@ -247,6 +247,36 @@ public final class HttpGate {
     }
   }
 
+  /**
+   * A container's call of {@code servlet.service(request, response)}, woven to come here (see
+   * {@code ServletGate}): the gate, then the call, whatever servlet class it reaches (a lambda's
+   * hidden class included). What the servlet throws is thrown on unchanged.
+   *
+   * @param servlet the servlet the container calls
+   * @param request the {@code ServletRequest}
+   * @param response the {@code ServletResponse}
+   * @throws IllegalStateException as {@link #pass}
+   */
+  public static void service(Object servlet, Object request, Object response) {
+    if (servlet == null) {
+      throw new NullPointerException("the servlet is null");
+    }
+    if (!pass(request, response)) {
+      return;
+    }
+    MethodHandle service = ServletApi.serviceOf(servlet);
+    try {
+      Object none = service.invokeExact(servlet, request, response);
+    } catch (Throwable t) {
+      throw HttpGate.<RuntimeException>sneaky(t); // ServletException, IOException: as they were
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> T sneaky(Throwable t) throws T {
+    throw (T) t;
+  }
+
   private static Object unwrap(Object message) {
     try {
       return ServletApi.unwrapped(message);

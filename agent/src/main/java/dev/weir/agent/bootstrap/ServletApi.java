@@ -73,6 +73,42 @@ final class ServletApi {
         }
       };
 
+  /** The {@code Servlet.service} of each servlet class, through its API's interface. */
+  private static final ClassValue<MethodHandle> SERVICE =
+      new ClassValue<MethodHandle>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+          for (String namespace : NAMESPACES) {
+            Class<?> servlet = supertype(type, namespace + ".servlet.Servlet");
+            if (servlet != null) {
+              try {
+                ClassLoader loader = servlet.getClassLoader();
+                return handle(
+                    servlet,
+                    "service",
+                    Class.forName(namespace + ".servlet.ServletRequest", false, loader),
+                    Class.forName(namespace + ".servlet.ServletResponse", false, loader));
+              } catch (ReflectiveOperationException | LinkageError e) {
+                throw new IllegalStateException(
+                    "cannot call " + type.getName() + "#service: " + e, e);
+              }
+            }
+          }
+          throw new IllegalStateException(type.getName() + " is no servlet");
+        }
+      };
+
+  /**
+   * {@code Servlet.service} of a servlet's class, as a handle taking and returning {@code Object}s.
+   *
+   * @param servlet a servlet
+   * @return the handle
+   * @throws IllegalStateException if the servlet's API cannot be called
+   */
+  static MethodHandle serviceOf(Object servlet) {
+    return SERVICE.get(servlet.getClass());
+  }
+
   /** The API of a request that is not an HTTP request: it has no path, so no entry applies. */
   static final ServletApi NONE = new ServletApi("not an HTTP request");
 

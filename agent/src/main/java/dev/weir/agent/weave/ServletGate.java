@@ -92,6 +92,14 @@ final class ServletGate implements ClassFileTransformer {
         }
       }
     }
+    for (Class<?> type : loaded) { // a container's classes that call Servlet.service
+      if (servlets.isEmpty() && servletTypes.isEmpty()) {
+        break; // no servlet API loaded: nothing calls one yet
+      }
+      if (!servlets.contains(type) && callsService(instrumentation, type)) {
+        servlets.add(type);
+      }
+    }
     for (Class<?> servlet : servlets) {
       try {
         instrumentation.retransformClasses(servlet);
@@ -104,6 +112,37 @@ final class ServletGate implements ClassFileTransformer {
       }
     }
     return servlets.size();
+  }
+
+  /** Whether a loaded class's file names {@code Servlet.service} (read through its loader). */
+  private static boolean callsService(Instrumentation instrumentation, Class<?> type) {
+    ClassLoader loader = type.getClassLoader();
+    if (loader == null
+        || type.isArray()
+        || type.isInterface()
+        || type.getName().startsWith("java.")
+        || type.getName().startsWith("dev.weir.agent.")
+        || !instrumentation.isModifiableClass(type)) {
+      return false;
+    }
+    try (java.io.InputStream in =
+        loader.getResourceAsStream(type.getName().replace('.', '/') + ".class")) {
+      if (in == null) {
+        return false;
+      }
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
+        bytes.write(buffer, 0, n);
+      }
+      String pool = new String(bytes.toByteArray(), StandardCharsets.ISO_8859_1);
+      // the interface's name as a whole constant-pool entry (tag 1, length), and the descriptor
+      return (pool.contains("\u0001\u0000\u0015javax/servlet/Servlet")
+              || pool.contains("\u0001\u0000\u0017jakarta/servlet/Servlet"))
+          && pool.contains("servlet/ServletResponse;)V");
+    } catch (java.io.IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   @Override
@@ -188,6 +227,9 @@ final class ServletGate implements ClassFileTransformer {
           public MethodVisitor visitMethod(
               int access, String name, String descriptor, String signature, String[] exceptions) {
             MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+            if (mv != null && refusal == null) {
+              mv = new CallSites(mv, woven);
+            }
             if (!name.equals("service")
                 || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_STATIC)) != 0
                 || !isServiceDescriptor(descriptor)) {
@@ -224,6 +266,40 @@ final class ServletGate implements ClassFileTransformer {
       }
     }
     return false;
+  }
+
+  /**
+   * A container's call of {@code Servlet.service} through the interface becomes a call of {@code
+   * HttpGate.service(servlet, request, response)}, which asks the gate and then makes the call: the
+   * same operands and no result, so no frame or local changes. It reaches servlets whose own class
+   * no agent can weave: a lambda or a method reference registered as a servlet is a hidden class.
+   */
+  private static final class CallSites extends MethodVisitor {
+    private final boolean[] woven;
+
+    CallSites(MethodVisitor mv, boolean[] woven) {
+      super(OpenedClassReader.ASM_API, mv);
+      this.woven = woven;
+    }
+
+    @Override
+    public void visitMethodInsn(
+        int opcode, String owner, String name, String descriptor, boolean isInterface) {
+      if (opcode == Opcodes.INVOKEINTERFACE
+          && name.equals("service")
+          && (owner.equals("javax/servlet/Servlet") || owner.equals("jakarta/servlet/Servlet"))
+          && isServiceDescriptor(descriptor)) {
+        woven[0] = true;
+        super.visitMethodInsn(
+            Opcodes.INVOKESTATIC,
+            GATE,
+            "service",
+            "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;)V",
+            false);
+        return;
+      }
+      super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    }
   }
 
   /** {@code if (!HttpGate.pass(request, response)) return;} before the body. */

@@ -154,6 +154,57 @@ class ServletGateTest {
   }
 
   @Test
+  void aContainersCallOfServletServiceGoesThroughTheGateAndOnToTheServlet() throws Exception {
+    String name = "gate/Container";
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, name, null, "java/lang/Object", null);
+    MethodVisitor mv =
+        cw.visitMethod(
+            Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC,
+            "dispatch",
+            "(Ljakarta/servlet/Servlet;Ljakarta/servlet/ServletRequest;"
+                + "Ljakarta/servlet/ServletResponse;)V",
+            null,
+            null);
+    mv.visitCode();
+    mv.visitVarInsn(Opcodes.ALOAD, 0);
+    mv.visitVarInsn(Opcodes.ALOAD, 1);
+    mv.visitVarInsn(Opcodes.ALOAD, 2);
+    mv.visitMethodInsn(
+        Opcodes.INVOKEINTERFACE, "jakarta/servlet/Servlet", "service", SERVICE, true);
+    mv.visitInsn(Opcodes.RETURN);
+    mv.visitMaxs(0, 0);
+    mv.visitEnd();
+    cw.visitEnd();
+    byte[] woven = ServletGate.weave(cw.toByteArray(), name);
+    assertTrue(
+        new String(woven, java.nio.charset.StandardCharsets.ISO_8859_1)
+            .contains("dev/weir/agent/bootstrap/HttpGate"),
+        "the call site goes through the gate");
+    Method dispatch = load(name, woven).getMethods()[0];
+    java.util.List<String> calls = new java.util.ArrayList<>();
+    jakarta.servlet.Servlet servlet = // a lambda's class is hidden: only the call can be woven
+        (jakarta.servlet.Servlet)
+            java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {jakarta.servlet.Servlet.class},
+                (proxy, method, args) -> {
+                  calls.add(method.getName());
+                  if (args[0] == null) {
+                    throw new java.io.IOException("the servlet's own");
+                  }
+                  return null;
+                });
+    Object request = org.mockito.Mockito.mock(jakarta.servlet.ServletRequest.class);
+    dispatch.invoke(null, servlet, request, null); // no entries: straight on
+    assertEquals(java.util.List.of("service"), calls);
+    InvocationTargetException e =
+        assertThrows(
+            InvocationTargetException.class, () -> dispatch.invoke(null, servlet, null, null));
+    assertTrue(e.getCause() instanceof java.io.IOException, "thrown on as it was: " + e.getCause());
+  }
+
+  @Test
   void classesWithoutAServiceMethodAreLeftAlone() throws Exception {
     ClassWriter cw = new ClassWriter(0);
     cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "gate/Plain", null, "java/lang/Object", null);
