@@ -84,7 +84,7 @@ class ConfigValidationIT {
     {
       "    tokenBucket: { rate: 1 }\n    colour: red",
       "4: limits[0].colour is not a known key (known: name, methods, http, tokenBucket, leakyBucket,"
-          + " onLimit, maxWaitMillis, key, scope, dryRun)"
+          + " onLimit, maxWaitMillis, key, scope, onBackendFailure, dryRun)"
     },
     {
       "    methods: []\n    tokenBucket: { rate: 1 }",
@@ -115,6 +115,11 @@ class ConfigValidationIT {
     {
       "    tokenBucket: { rate: 1 }\n    dryRun: \"true\"",
       "4: limits[0].dryRun must be one of true, false, was \"true\" (quoted, so a string)"
+    },
+    {
+      "    tokenBucket: { rate: 1 }\n    onBackendFailure: allow",
+      "4: limits[0].onBackendFailure is for scope: cluster limits (a local limit has no backend"
+          + " to fail), was allow"
     },
     // http entries
     {

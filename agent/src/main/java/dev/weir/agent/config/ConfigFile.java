@@ -22,6 +22,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.common.ScalarStyle;
@@ -53,7 +55,8 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * instance per file.
  */
 public final class ConfigFile {
-  private static final List<String> TOP = Arrays.asList("backend", "http", "limits");
+  private static final List<String> TOP =
+      Arrays.asList("backend", "backendTimeoutMillis", "backendKeyPrefix", "http", "limits");
   private static final List<String> HTTP_SETTINGS = Arrays.asList("trustedProxies", "status");
   private static final List<String> HTTP_ENTRY = Arrays.asList("paths", "methods");
   private static final List<String> HTTP_METHODS =
@@ -69,20 +72,32 @@ public final class ConfigFile {
           "maxWaitMillis",
           "key",
           "scope",
+          "onBackendFailure",
           "dryRun");
   private static final List<String> TOKEN_KEYS =
       Arrays.asList("rate", "per", "capacity", "permits");
   private static final List<String> LEAKY_KEYS = Arrays.asList("rate", "per", "capacity", "mode");
 
+  private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+  private static final CoreScalarResolver TYPES = new CoreScalarResolver(false);
+
   private final String label;
+  private final Map<String, String> environment;
   private final List<Problem> errors = new ArrayList<Problem>();
   private final List<ConfigLimit> limits = new ArrayList<ConfigLimit>();
   private final List<String> warnings = new ArrayList<String>();
   private final List<AddressBlock> trustedProxies = new ArrayList<AddressBlock>();
+  private final List<BackendUri> backends = new ArrayList<BackendUri>();
+  private long backendTimeoutMillis = 100;
   private int httpStatus = 429;
 
   private ConfigFile(String label) {
+    this(label, System.getenv());
+  }
+
+  private ConfigFile(String label, Map<String, String> environment) {
     this.label = label;
+    this.environment = environment;
   }
 
   /**
@@ -124,7 +139,19 @@ public final class ConfigFile {
    * @return the limits, or the errors
    */
   public static ConfigFile parse(String label, String text) {
-    ConfigFile config = new ConfigFile(label);
+    return parse(label, text, System.getenv());
+  }
+
+  /**
+   * Parses config text with the given environment for {@code ${NAME}}.
+   *
+   * @param label the name messages use for it
+   * @param text the YAML
+   * @param environment the variables {@code ${NAME}} is replaced from
+   * @return the limits, or the errors
+   */
+  public static ConfigFile parse(String label, String text, Map<String, String> environment) {
+    ConfigFile config = new ConfigFile(label, environment);
     config.parse(new StringReader(text));
     return config;
   }
@@ -173,6 +200,24 @@ public final class ConfigFile {
   }
 
   /**
+   * The top-level {@code backend}: one URI, or the seed nodes of a Redis Cluster.
+   *
+   * @return the URIs, in file order; empty without a backend
+   */
+  public List<BackendUri> backends() {
+    return Collections.unmodifiableList(backends);
+  }
+
+  /**
+   * The top-level {@code backendTimeoutMillis}: the bound on every exchange with the backend.
+   *
+   * @return milliseconds, {@code >= 1}; 100 unless the file says otherwise
+   */
+  public long backendTimeoutMillis() {
+    return backendTimeoutMillis;
+  }
+
+  /**
    * The top-level {@code http.status}: the status of a limited request's answer.
    *
    * @return 400..599; 429 unless the file says otherwise
@@ -217,16 +262,53 @@ public final class ConfigFile {
       warnings.add(label + ": the config file is empty or all comments: it limits nothing");
       return;
     }
+    int before = errors.size();
+    root = substituted(root, "");
+    if (errors.size() > before) {
+      return; // an unset variable: no value after it can be judged
+    }
     Map<String, Node> top = mapping(root, "the file", TOP);
     if (top == null) {
       return;
     }
     Node backend = top.get("backend");
-    if (backend != null) {
-      String uri = string(backend, "backend");
-      if (uri != null && !uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
-        error(backend, "backend must be a redis:// URI, was " + uri);
+    if (backend instanceof SequenceNode) {
+      List<Node> items = ((SequenceNode) backend).getValue();
+      if (items.isEmpty()) {
+        error(backend, "backend must name at least one redis:// URI, was an empty list");
       }
+      for (int i = 0; i < items.size(); i++) {
+        BackendUri uri = backendUri(items.get(i), "backend[" + i + "]");
+        if (uri != null && uri.database() != 0) {
+          error(
+              items.get(i),
+              "backend["
+                  + i
+                  + "] must use database 0: a Redis Cluster (a list of URIs) has no other, was "
+                  + uri);
+        }
+      }
+    } else if (backend != null) {
+      backendUri(backend, "backend");
+    }
+    Long timeout = whole(top.get("backendTimeoutMillis"), "backendTimeoutMillis", 1);
+    if (timeout != null) {
+      backendTimeoutMillis = timeout;
+    }
+    Node prefix = top.get("backendKeyPrefix");
+    String prefixText = prefix == null ? null : string(prefix, "backendKeyPrefix");
+    if (prefixText != null
+        && (prefixText.isEmpty()
+            || prefixText.indexOf('{') >= 0
+            || prefixText.indexOf('}') >= 0
+            || hasControlCharacter(prefixText)
+            || prefixText.indexOf(' ') >= 0)) {
+      error(
+          prefix,
+          "backendKeyPrefix must be a non-empty key prefix without spaces, braces or control"
+              + " characters (braces are Redis Cluster hash tags), was \""
+              + escaped(prefixText)
+              + "\"");
     }
     Node http = top.get("http");
     if (http != null) {
@@ -411,6 +493,16 @@ public final class ConfigFile {
               + text(key));
     }
     String scope = choice(entry.get("scope"), path + ".scope", "local", "cluster");
+    Node onFailure = entry.get("onBackendFailure");
+    String failure = choice(onFailure, path + ".onBackendFailure", "local", "allow", "reject");
+    if (failure != null && !"cluster".equals(scope)) {
+      error(
+          onFailure,
+          path
+              + ".onBackendFailure is for scope: cluster limits (a local limit has no backend to"
+              + " fail), was "
+              + failure);
+    }
     if ("cluster".equals(scope)) {
       error(
           entry.get("scope"),
@@ -432,6 +524,85 @@ public final class ConfigFile {
               httpMethods,
               httpKey));
     }
+  }
+
+  /**
+   * The tree with {@code ${NAME}} in every value replaced by the environment variable NAME (so a
+   * password need not be written in the file); a plain value is typed again after the replacement
+   * ({@code rate: ${RATE}} is a number), a quoted one stays a string. An unset variable is an
+   * error.
+   */
+  private Node substituted(Node node, String path) {
+    if (node instanceof MappingNode) {
+      List<NodeTuple> tuples = ((MappingNode) node).getValue();
+      for (int i = 0; i < tuples.size(); i++) {
+        NodeTuple tuple = tuples.get(i);
+        Node key = tuple.getKeyNode();
+        String name = key instanceof ScalarNode ? ((ScalarNode) key).getValue() : "?";
+        Node value = substituted(tuple.getValueNode(), path.isEmpty() ? name : path + "." + name);
+        if (value != tuple.getValueNode()) {
+          tuples.set(i, new NodeTuple(key, value));
+        }
+      }
+    } else if (node instanceof SequenceNode) {
+      List<Node> items = ((SequenceNode) node).getValue();
+      for (int i = 0; i < items.size(); i++) {
+        Node item = substituted(items.get(i), path + "[" + i + "]");
+        if (item != items.get(i)) {
+          items.set(i, item);
+        }
+      }
+    } else if (node instanceof ScalarNode && ((ScalarNode) node).getValue().contains("${")) {
+      ScalarNode scalar = (ScalarNode) node;
+      Matcher m = VARIABLE.matcher(scalar.getValue());
+      StringBuffer value = new StringBuffer();
+      while (m.find()) {
+        String variable = environment.get(m.group(1));
+        if (variable == null) {
+          error(node, path + " uses ${" + m.group(1) + "}, which is not set in the environment");
+          return node;
+        }
+        m.appendReplacement(value, Matcher.quoteReplacement(variable));
+      }
+      m.appendTail(value);
+      String text = value.toString();
+      Tag tag =
+          scalar.getScalarStyle() == ScalarStyle.PLAIN
+              ? TYPES.resolve(text, true)
+              : scalar.getTag();
+      return new ScalarNode(
+          tag, true, text, scalar.getScalarStyle(), scalar.getStartMark(), scalar.getEndMark());
+    }
+    return node;
+  }
+
+  /** A backend URI; null (with an error) if it is not one. */
+  private BackendUri backendUri(Node node, String path) {
+    String text = string(node, path);
+    if (text == null) {
+      return null;
+    }
+    try {
+      BackendUri uri = BackendUri.parse(text);
+      backends.add(uri);
+      return uri;
+    } catch (IllegalArgumentException e) {
+      error(node, path + " " + e.getMessage() + ", was '" + hidePassword(text) + "'");
+      return null;
+    }
+  }
+
+  /** A URI as it may be shown: its password (after a ':' in what comes before '@') hidden. */
+  private static String hidePassword(String text) {
+    int scheme = text.indexOf("://");
+    int at = text.lastIndexOf('@');
+    if (scheme < 0 || at < scheme) {
+      return text;
+    }
+    int colon = text.indexOf(':', scheme + 3);
+    return colon >= 0 && colon < at
+        ? text.substring(0, colon + 1) + "***" + text.substring(at)
+        : text;
   }
 
   /** The top-level {@code http} settings: {@code trustedProxies} and {@code status}. */

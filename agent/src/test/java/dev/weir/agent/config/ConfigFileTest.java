@@ -104,7 +104,8 @@ class ConfigFileTest {
             "weir.yaml:11: limits[2] must have exactly one of tokenBucket and leakyBucket",
             "weir.yaml:14: limits[3].name 'a' is already used by limits[0]",
             "weir.yaml:16: limits[3].dryRun must be one of true, false, was maybe",
-            "weir.yaml:17: nonsense is not a known key (known: backend, http, limits)"),
+            "weir.yaml:17: nonsense is not a known key (known: backend, backendTimeoutMillis,"
+                + " backendKeyPrefix, http, limits)"),
         ConfigFile.parse("weir.yaml", text).errors());
   }
 
@@ -306,6 +307,104 @@ class ConfigFileTest {
             "web.yaml:23: limits[4].key of a methods entry must be a parameter index, 0..254, was"
                 + " 'client' (client, user, header:, param: and cookie: keys are for http entries)"),
         file.errors());
+  }
+
+  @Test
+  void backendsAreReadAndTheirMistakesSayWhy() {
+    ConfigFile good =
+        ConfigFile.parse(
+            "weir.yaml",
+            String.join(
+                "\n",
+                "backend: \"redis://app:s%40cret@[::1]:6380/3\"",
+                "backendTimeoutMillis: 250",
+                "backendKeyPrefix: shop",
+                "limits: []"));
+    assertEquals(List.of(), good.errors());
+    BackendUri uri = good.backends().get(0);
+    assertEquals("app", uri.user());
+    assertEquals("s@cret", uri.password());
+    assertEquals("::1", uri.host());
+    assertEquals(6380, uri.port());
+    assertEquals(3, uri.database());
+    assertEquals("redis://app:***@[::1]:6380/3", uri.toString(), "no password in messages");
+    assertEquals(250, good.backendTimeoutMillis());
+    assertEquals(100, ConfigFile.parse("x.yaml", "limits: []").backendTimeoutMillis());
+    ConfigFile cluster =
+        ConfigFile.parse(
+            "weir.yaml", "backend: [\"rediss://:pw@10.0.0.1\", redis://10.0.0.2:7001]\nlimits: []");
+    assertEquals(List.of(), cluster.errors());
+    assertTrue(cluster.backends().get(0).tls());
+    assertEquals(6379, cluster.backends().get(0).port());
+    assertEquals(null, cluster.backends().get(0).user());
+    ConfigFile bad =
+        ConfigFile.parse(
+            "weir.yaml",
+            String.join(
+                "\n",
+                "backend: [\"http://h:1\", \"redis://:pw@h:99999\", \"redis://h/x\", \"redis://h/2\"]",
+                "backendTimeoutMillis: 0",
+                "backendKeyPrefix: \"{tag}\"",
+                "limits: []"));
+    assertEquals(
+        List.of(
+            "weir.yaml:1: backend[0] must be a redis:// or rediss:// URI, was 'http://h:1'",
+            "weir.yaml:1: backend[1] must have a port from 1 to 65535, was"
+                + " 'redis://:***@h:99999'",
+            "weir.yaml:1: backend[2] must have a database number >= 0 after the /, was"
+                + " 'redis://h/x'",
+            "weir.yaml:1: backend[3] must use database 0: a Redis Cluster (a list of URIs) has no"
+                + " other, was redis://h:6379/2",
+            "weir.yaml:2: backendTimeoutMillis must be >= 1, was 0",
+            "weir.yaml:3: backendKeyPrefix must be a non-empty key prefix without spaces, braces or"
+                + " control characters (braces are Redis Cluster hash tags), was \"{tag}\""),
+        bad.errors());
+  }
+
+  @Test
+  void environmentVariablesReplaceNamesInValues() {
+    java.util.Map<String, String> env =
+        java.util.Map.of("REDIS_PASSWORD", "s3cret", "RATE", "25", "WHO", "api");
+    ConfigFile file =
+        ConfigFile.parse(
+            "weir.yaml",
+            String.join(
+                "\n",
+                "backend: \"redis://:${REDIS_PASSWORD}@127.0.0.1:6379\"",
+                "limits:",
+                "  - name: ${WHO}-limit",
+                "    methods: com.acme.A#b",
+                "    tokenBucket:", // in block style: '{' is YAML's own in a flow map
+                "      rate: ${RATE}",
+                "      capacity: \"${RATE}\""),
+            env);
+    assertEquals(
+        List.of(
+            "weir.yaml:7: limits[0].tokenBucket.capacity must be a whole number >= 0, was \"25\""
+                + " (quoted, so a string)"),
+        file.errors(),
+        "a plain value is typed after the replacement, a quoted one stays a string");
+    ConfigFile ok =
+        ConfigFile.parse(
+            "weir.yaml",
+            String.join(
+                "\n",
+                "backend: \"redis://:${REDIS_PASSWORD}@127.0.0.1:6379\"",
+                "limits:",
+                "  - name: ${WHO}-limit",
+                "    methods: com.acme.A#b",
+                "    tokenBucket:",
+                "      rate: ${RATE}"),
+            env);
+    assertEquals(List.of(), ok.errors());
+    assertEquals("s3cret", ok.backends().get(0).password());
+    assertEquals("api-limit", ok.limits().get(0).name());
+    assertEquals(25.0, ok.limits().get(0).spec().rate());
+    assertEquals(
+        List.of(
+            "weir.yaml:1: backend uses ${NO_SUCH_VARIABLE}, which is not set in the environment"),
+        ConfigFile.parse("weir.yaml", "backend: redis://:${NO_SUCH_VARIABLE}@h\nlimits: []", env)
+            .errors());
   }
 
   @Test
