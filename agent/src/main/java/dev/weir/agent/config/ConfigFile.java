@@ -82,7 +82,10 @@ public final class ConfigFile {
   private static final CoreScalarResolver TYPES = new CoreScalarResolver(false);
 
   private final String label;
+
+  /** The variables for {@code ${NAME}}; null for the process's own. */
   private final Map<String, String> environment;
+
   private final List<Problem> errors = new ArrayList<Problem>();
   private final List<ConfigLimit> limits = new ArrayList<ConfigLimit>();
   private final List<String> warnings = new ArrayList<String>();
@@ -92,7 +95,9 @@ public final class ConfigFile {
   private int httpStatus = 429;
 
   private ConfigFile(String label) {
-    this(label, System.getenv());
+    // the process environment is read only for a file that names a variable: reading it loads
+    // JDK classes (on JDK 25, ProcessImpl) that config patterns may name
+    this(label, null);
   }
 
   private ConfigFile(String label, Map<String, String> environment) {
@@ -139,7 +144,9 @@ public final class ConfigFile {
    * @return the limits, or the errors
    */
   public static ConfigFile parse(String label, String text) {
-    return parse(label, text, System.getenv());
+    ConfigFile config = new ConfigFile(label);
+    config.parse(new StringReader(text));
+    return config;
   }
 
   /**
@@ -557,7 +564,8 @@ public final class ConfigFile {
       Matcher m = VARIABLE.matcher(scalar.getValue());
       StringBuffer value = new StringBuffer();
       while (m.find()) {
-        String variable = environment.get(m.group(1));
+        String variable =
+            environment != null ? environment.get(m.group(1)) : System.getenv(m.group(1));
         if (variable == null) {
           error(node, path + " uses ${" + m.group(1) + "}, which is not set in the environment");
           return node;
