@@ -100,7 +100,16 @@ public final class AddressBlock {
    * @return true if it is in the block; false for anything that is not an IP literal
    */
   public boolean contains(String address) {
-    byte[] bytes = bytesOf(address);
+    return contains(bytesOf(address));
+  }
+
+  /**
+   * Whether the block holds an address parsed already.
+   *
+   * @param bytes from {@link #bytesOf}, or null
+   * @return true if it is in the block; false for null
+   */
+  boolean contains(byte[] bytes) {
     return bytes != null
         && bytes.length == network.length
         && java.util.Arrays.equals(mask(bytes, prefix), network);
@@ -116,7 +125,16 @@ public final class AddressBlock {
    * @return its canonical text; null if it is not an IP literal (a host name, {@code unknown})
    */
   public static String canonical(String address) {
-    byte[] bytes = bytesOf(address);
+    return canonical(bytesOf(address));
+  }
+
+  /**
+   * {@link #canonical(String)} of an address parsed already.
+   *
+   * @param bytes from {@link #bytesOf}, or null
+   * @return its canonical text; null for null
+   */
+  static String canonical(byte[] bytes) {
     if (bytes == null) {
       return null;
     }
@@ -127,8 +145,14 @@ public final class AddressBlock {
     }
   }
 
-  /** The bytes of an address with its brackets, port and zone dropped; null if not an address. */
-  private static byte[] bytesOf(String address) {
+  /**
+   * The bytes of an address with its brackets, port and zone dropped (IPv4-mapped IPv6 as IPv4),
+   * parsed once for every block and for its canonical text.
+   *
+   * @param address an IP literal as a connection or a proxy header gives it
+   * @return 4 or 16 bytes; null if it is not an IP literal
+   */
+  static byte[] bytesOf(String address) {
     String a = address.trim();
     if (a.startsWith("[")) {
       int end = a.indexOf(']');

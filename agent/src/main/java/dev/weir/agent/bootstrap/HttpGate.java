@@ -11,6 +11,7 @@ import java.security.Principal;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The limit in front of every servlet: what the prologue woven into each {@code
@@ -168,7 +169,8 @@ public final class HttpGate {
         return true;
       }
       path = path(api, request, type);
-      method = (String) call(api.method, request);
+      Object verb = call(api.method, request);
+      method = verb == null ? "" : ((String) verb).toUpperCase(Locale.ROOT); // once, for all rules
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           "Weir cannot read the path of this request, so its http limits cannot be applied: " + e,
@@ -364,46 +366,42 @@ public final class HttpGate {
    */
   private static String client(Settings s, ServletApi api, Object request) {
     String remote = (String) call(api.remoteAddr, request);
-    if (remote == null || s.proxies.length == 0 || !trusted(s, remote)) {
-      return address(remote);
+    if (remote == null) {
+      return null;
     }
-    List<String> hops = new ArrayList<String>();
-    Object values = call(api.headers, request, CLIENT_HEADER);
-    if (values != null) {
-      for (Enumeration<?> e = (Enumeration<?>) values; e.hasMoreElements(); ) {
-        for (String hop : String.valueOf(e.nextElement()).split(",")) {
-          if (!hop.trim().isEmpty()) {
-            hops.add(hop.trim());
+    String client = remote;
+    byte[] address = AddressBlock.bytesOf(remote); // each hop is parsed once
+    if (s.proxies.length > 0 && trusted(s, address)) {
+      List<String> hops = new ArrayList<String>();
+      Object values = call(api.headers, request, CLIENT_HEADER);
+      if (values != null) {
+        for (Enumeration<?> e = (Enumeration<?>) values; e.hasMoreElements(); ) {
+          for (String hop : String.valueOf(e.nextElement()).split(",")) {
+            if (!hop.trim().isEmpty()) {
+              hops.add(hop.trim());
+            }
           }
         }
       }
-    }
-    String client = remote;
-    for (int i = hops.size() - 1; i >= 0; i--) {
-      client = hops.get(i);
-      if (!trusted(s, client)) {
-        break;
+      for (int i = hops.size() - 1; i >= 0; i--) {
+        client = hops.get(i);
+        address = AddressBlock.bytesOf(client);
+        if (!trusted(s, address)) {
+          break;
+        }
       }
     }
-    return address(client);
+    // as a key: canonical if it is an IP literal, else as given
+    return address != null ? AddressBlock.canonical(address) : client.trim();
   }
 
-  private static boolean trusted(Settings s, String address) {
+  private static boolean trusted(Settings s, byte[] address) {
     for (AddressBlock block : s.proxies) {
       if (block.contains(address)) {
         return true;
       }
     }
     return false;
-  }
-
-  /** An address as a key: canonical if it is an IP literal, else as given. */
-  private static String address(String text) {
-    if (text == null) {
-      return null;
-    }
-    String canonical = AddressBlock.canonical(text);
-    return canonical != null ? canonical : text.trim();
   }
 
   /**

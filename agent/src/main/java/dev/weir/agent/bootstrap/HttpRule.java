@@ -1,7 +1,6 @@
 package dev.weir.agent.bootstrap;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * One {@code http} entry of the config file as the gate applies it: the paths and HTTP methods it
@@ -73,11 +72,15 @@ public final class HttpRule {
     }
   }
 
-  /** Whether a request of this method and path (inside the application) is limited by the rule. */
-  boolean matches(String method, String[] path) {
+  /**
+   * Whether a request is limited by the rule.
+   *
+   * @param upper the request's HTTP method, upper case (so {@code post} cannot slip past POST)
+   * @param path the path inside the application, as {@link PathPattern#segments}
+   */
+  boolean matches(String upper, String[] path) {
     if (methods.length > 0) {
       boolean any = false;
-      String upper = method == null ? "" : method.toUpperCase(Locale.ROOT);
       for (String m : methods) {
         // HEAD runs GET's code (HttpServlet.doHead calls doGet), as nginx's limit_except GET
         any |= m.equals(upper) || m.equals("GET") && upper.equals("HEAD");

@@ -1,7 +1,6 @@
 package dev.weir.agent.bootstrap;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -15,9 +14,18 @@ public final class PathPattern {
   private final String text;
   private final String[] segments;
 
+  /** Each segment split at its {@code *}s, once: null for a literal segment and for {@code **}. */
+  private final String[][] pieces;
+
   private PathPattern(String text, String[] segments) {
     this.text = text;
     this.segments = segments;
+    this.pieces = new String[segments.length][];
+    for (int i = 0; i < segments.length; i++) {
+      if (segments[i].indexOf('*') >= 0 && !segments[i].equals("**")) {
+        pieces[i] = segments[i].split("\\*", -1);
+      }
+    }
   }
 
   /**
@@ -89,7 +97,30 @@ public final class PathPattern {
    * @return true if it matches
    */
   public boolean matches(String[] parts) {
-    return matchesFrom(parts);
+    // a table over the pattern's segments and the path's, filled from the end, so the time is the
+    // product of the two lengths whatever the number of ** (a backtracking match takes time
+    // polynomial in the path's length with the power of the number of **, and a client chooses
+    // the path)
+    int n = parts.length;
+    boolean[] after = new boolean[n + 1]; // the rest of the pattern matches parts[j..]
+    after[n] = true;
+    for (int p = segments.length - 1; p >= 0; p--) {
+      boolean[] here = new boolean[n + 1];
+      if (segments[p].equals("**")) {
+        here[n] = after[n];
+        for (int j = n - 1; j >= 0; j--) {
+          here[j] = after[j] || here[j + 1]; // none, or one more segment
+        }
+      } else {
+        for (int j = 0; j < n; j++) {
+          here[j] =
+              after[j + 1]
+                  && (pieces[p] == null ? segments[p].equals(parts[j]) : glob(pieces[p], parts[j]));
+        }
+      }
+      after = here;
+    }
+    return after[0];
   }
 
   /**
@@ -114,52 +145,28 @@ public final class PathPattern {
     return parts.toArray(new String[0]);
   }
 
-  /**
-   * Whether the pattern's segments from {@code 0} match all of {@code parts}: a table over the
-   * pattern's segments and the path's, filled from the end, so the time is the product of the two
-   * lengths whatever the number of {@code **} (a backtracking match takes time polynomial in the
-   * path's length with the power of the number of {@code **}, which a client chooses the path of).
-   */
-  private boolean matchesFrom(String[] parts) {
-    int n = parts.length;
-    boolean[] after = new boolean[n + 1]; // the rest of the pattern matches parts[j..]
-    after[n] = true;
-    for (int p = segments.length - 1; p >= 0; p--) {
-      boolean[] here = new boolean[n + 1];
-      if (segments[p].equals("**")) {
-        here[n] = after[n];
-        for (int j = n - 1; j >= 0; j--) {
-          here[j] = after[j] || here[j + 1]; // none, or one more segment
-        }
-      } else {
-        for (int j = 0; j < n; j++) {
-          here[j] = after[j + 1] && glob(segments[p], parts[j]);
-        }
-      }
-      after = here;
-    }
-    return after[0];
-  }
-
   /** {@code *} as any run of characters, within one segment. */
   static boolean glob(String pattern, String segment) {
-    if (pattern.indexOf('*') < 0) {
-      return pattern.equals(segment);
-    }
-    List<String> pieces = new ArrayList<String>(Arrays.asList(pattern.split("\\*", -1)));
-    String first = pieces.get(0);
-    String last = pieces.get(pieces.size() - 1);
+    return pattern.indexOf('*') < 0
+        ? pattern.equals(segment)
+        : glob(pattern.split("\\*", -1), segment);
+  }
+
+  /** {@link #glob(String, String)} of a pattern split at its {@code *}s. */
+  private static boolean glob(String[] pieces, String segment) {
+    String first = pieces[0];
+    String last = pieces[pieces.length - 1];
     if (!segment.startsWith(first) || segment.length() < first.length() + last.length()) {
       return false;
     }
     int at = first.length();
     int end = segment.length() - last.length();
-    for (int i = 1; i < pieces.size() - 1; i++) {
-      int found = segment.indexOf(pieces.get(i), at);
-      if (found < 0 || found + pieces.get(i).length() > end) {
+    for (int i = 1; i < pieces.length - 1; i++) {
+      int found = segment.indexOf(pieces[i], at);
+      if (found < 0 || found + pieces[i].length() > end) {
         return false;
       }
-      at = found + pieces.get(i).length();
+      at = found + pieces[i].length();
     }
     return segment.endsWith(last) && at <= end;
   }
