@@ -1,10 +1,10 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.HttpGate;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
-import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -55,14 +55,15 @@ final class ServletGate implements ClassFileTransformer {
   }
 
   /**
-   * Installs the gate's weaving if it is not installed yet, and weaves the servlet classes loaded
-   * already.
+   * Once the config has an {@code http} entry: installs the gate's weaving if it is not installed
+   * yet, and weaves the classes loaded already that it changes (servlets, the classes and
+   * interfaces they inherit a service method from, and the container classes that call one).
    *
    * @param instrumentation the JVM's instrumentation
    * @return the number of loaded classes woven now
    */
   static synchronized int ensure(Instrumentation instrumentation) {
-    if (installed != null) {
+    if (installed != null || !HttpGate.hasRules()) {
       return 0;
     }
     installed = new ServletGate(ModuleEdges.create(instrumentation));
@@ -92,12 +93,10 @@ final class ServletGate implements ClassFileTransformer {
         }
       }
     }
-    for (Class<?> type : loaded) { // a container's classes that call Servlet.service
-      if (servlets.isEmpty() && servletTypes.isEmpty()) {
-        break; // no servlet API loaded: nothing calls one yet
-      }
-      if (!servlets.contains(type) && callsService(instrumentation, type)) {
-        servlets.add(type);
+    for (int i = 0; i < loaded.length && !servletTypes.isEmpty(); i++) {
+      // a container's classes that call Servlet.service (with no servlet API, none can)
+      if (!servlets.contains(loaded[i]) && callsService(instrumentation, loaded[i])) {
+        servlets.add(loaded[i]);
       }
     }
     for (Class<?> servlet : servlets) {
@@ -125,24 +124,13 @@ final class ServletGate implements ClassFileTransformer {
         || !instrumentation.isModifiableClass(type)) {
       return false;
     }
-    try (java.io.InputStream in =
-        loader.getResourceAsStream(type.getName().replace('.', '/') + ".class")) {
-      if (in == null) {
-        return false;
-      }
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-      byte[] buffer = new byte[8192];
-      for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
-        bytes.write(buffer, 0, n);
-      }
-      String pool = new String(bytes.toByteArray(), StandardCharsets.ISO_8859_1);
-      // the interface's name as a whole constant-pool entry (tag 1, length), and the descriptor
-      return (pool.contains("\u0001\u0000\u0015javax/servlet/Servlet")
-              || pool.contains("\u0001\u0000\u0017jakarta/servlet/Servlet"))
-          && pool.contains("servlet/ServletResponse;)V");
-    } catch (java.io.IOException | RuntimeException e) {
-      return false;
-    }
+    byte[] classFile =
+        WeirTransformer.classFileOf(loader, type.getName().replace('.', '/')); // as it loaded
+    // the interface's name as a whole constant-pool entry (tag 1, length), and the descriptor
+    return classFile != null
+        && (WeirTransformer.contains(classFile, "\u0001\u0000\u0015javax/servlet/Servlet")
+            || WeirTransformer.contains(classFile, "\u0001\u0000\u0017jakarta/servlet/Servlet"))
+        && WeirTransformer.contains(classFile, "servlet/ServletResponse;)V");
   }
 
   @Override
@@ -175,8 +163,8 @@ final class ServletGate implements ClassFileTransformer {
 
   /** A cheap look at the constant pool: only a class that names the API's types can declare it. */
   private static boolean mentionsService(byte[] classFile) {
-    String pool = new String(classFile, 0, classFile.length, StandardCharsets.ISO_8859_1);
-    return pool.contains("servlet/ServletResponse;)V") && !pool.contains(GATE);
+    return WeirTransformer.contains(classFile, "servlet/ServletResponse;)V")
+        && !WeirTransformer.contains(classFile, GATE);
   }
 
   /**

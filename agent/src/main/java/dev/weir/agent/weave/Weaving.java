@@ -174,9 +174,7 @@ public final class Weaving {
     if (!httpBefore.equals(HttpGate.settingsInWords())) {
       reload.changes.add("http settings changed: " + HttpGate.settingsInWords());
     }
-    if (HttpGate.hasRules()) {
-      woven += ServletGate.ensure(instrumentation);
-    }
+    woven += ServletGate.ensure(instrumentation);
     configPath = file;
     if (!reporting && reload.next != ConfigLimits.NONE) {
       ConfigReporter.start(transformer);

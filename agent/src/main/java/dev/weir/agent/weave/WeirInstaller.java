@@ -122,7 +122,7 @@ public final class WeirInstaller {
       instrumentation.setNativeMethodPrefix(transformer, Weaver.MOVED_PREFIX);
       transformer.nativePrefixSet();
     }
-    int servlets = HttpGate.hasRules() ? ServletGate.ensure(instrumentation) : 0;
+    int servlets = ServletGate.ensure(instrumentation);
     String retransformed = "";
     if (!premain) {
       retransformed =

@@ -185,7 +185,8 @@ final class WeirTransformer implements ClassFileTransformer {
   /** A name every woven class's constant pool holds, and no other class's. */
   private static final String BRIDGE = "dev/weir/agent/bootstrap/WeirBridge";
 
-  private static boolean contains(byte[] classFile, String name) {
+  /** Whether a class file holds these characters (a name in its constant pool, say). */
+  static boolean contains(byte[] classFile, String name) {
     return new String(classFile, 0, classFile.length, StandardCharsets.ISO_8859_1).contains(name);
   }
 
