@@ -23,6 +23,9 @@ import java.util.Locale;
  * ...the original body...
  * }</pre>
  *
+ * and what a container's call of {@code servlet.service(request, response)} through the interface
+ * becomes ({@link #service}), which reaches servlets whose own class cannot be woven (a lambda's).
+ *
  * <p><b>Where.</b> {@code Servlet.service} is where every container hands a request to the
  * application's servlet, after the application's filters have run (so a security filter's principal
  * is seen), and it is a public API method every container calls the same way; a container's own
@@ -202,12 +205,9 @@ public final class HttpGate {
       call(api.setAttribute, request, COUNTED, Boolean.TRUE);
       for (int m = 0; m < n; m++) {
         current = rules[matched[m]];
-        String key = null;
-        if (current.keyKind != HttpRule.ONE_BUCKET) {
-          key = key(s, api, request, current);
-          if (key == null || key.isEmpty()) {
-            continue; // a request without the key is not counted, as nginx does
-          }
+        String key = keyFor(s, api, request, current);
+        if ("".equals(key)) {
+          continue; // a request without the key is not counted, as nginx does
         }
         Limiter limiter = LimiterRegistry.limiter(current.limiterId);
         long result = key == null ? limiter.acquire() : limiter.acquire(key);
@@ -223,9 +223,8 @@ public final class HttpGate {
           long retryAfter = WeirBridge.retryAfterNanos(result);
           for (int k = m + 1; k < n && retryAfter != Long.MAX_VALUE; k++) {
             HttpRule later = rules[matched[k]];
-            String laterKey =
-                later.keyKind == HttpRule.ONE_BUCKET ? null : key(s, api, request, later);
-            if (later.keyKind == HttpRule.ONE_BUCKET || laterKey != null && !laterKey.isEmpty()) {
+            String laterKey = keyFor(s, api, request, later);
+            if (!"".equals(laterKey)) {
               retryAfter =
                   Math.max(retryAfter, LimiterRegistry.limiter(later.limiterId).probe(laterKey));
             }
@@ -319,6 +318,18 @@ public final class HttpGate {
     String path =
         (servletPath == null ? "" : (String) servletPath) + (pathInfo == null ? "" : pathInfo);
     return path.isEmpty() ? "/" : path;
+  }
+
+  /**
+   * The key a rule charges a request under: null for a rule of one bucket; empty if the rule is
+   * keyed and the request's key is missing or empty (it is not counted).
+   */
+  private static String keyFor(Settings s, ServletApi api, Object request, HttpRule rule) {
+    if (rule.keyKind == HttpRule.ONE_BUCKET) {
+      return null;
+    }
+    String key = key(s, api, request, rule);
+    return key == null ? "" : key;
   }
 
   /** The request's key for a rule; null or empty if it has none. */

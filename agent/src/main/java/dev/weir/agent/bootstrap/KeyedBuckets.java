@@ -253,7 +253,7 @@ final class KeyedBuckets {
    * @return the state; {@code null} if the key is new and the bound is reached
    */
   BucketState state(String key, long nowNanos) {
-    BucketState s = current.map.get(key);
+    BucketState s = peek(key);
     return s != null ? s : slowState(key, nowNanos);
   }
 

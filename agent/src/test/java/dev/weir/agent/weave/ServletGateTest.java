@@ -61,16 +61,21 @@ class ServletGateTest {
     mv.visitMaxs(0, 0);
     mv.visitEnd();
     if (!isInterface) {
-      MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-      init.visitCode();
-      init.visitVarInsn(Opcodes.ALOAD, 0);
-      init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-      init.visitInsn(Opcodes.RETURN);
-      init.visitMaxs(0, 0);
-      init.visitEnd();
+      constructor(cw);
     }
     cw.visitEnd();
     return cw.toByteArray();
+  }
+
+  /** A public no-argument constructor calling Object's. */
+  private static void constructor(ClassWriter cw) {
+    MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+    init.visitCode();
+    init.visitVarInsn(Opcodes.ALOAD, 0);
+    init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+    init.visitInsn(Opcodes.RETURN);
+    init.visitMaxs(1, 1);
+    init.visitEnd();
   }
 
   private static Class<?> load(String name, byte[] woven) throws Exception {
@@ -119,13 +124,7 @@ class ServletGateTest {
         null,
         "java/lang/Object",
         new String[] {"gate/Mixin"});
-    MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-    init.visitCode();
-    init.visitVarInsn(Opcodes.ALOAD, 0);
-    init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-    init.visitInsn(Opcodes.RETURN);
-    init.visitMaxs(1, 1);
-    init.visitEnd();
+    constructor(cw);
     cw.visitEnd();
     Class<?> type =
         load(Map.of("gate/Mixin", mixin, "gate/ViaDefault", cw.toByteArray()))
