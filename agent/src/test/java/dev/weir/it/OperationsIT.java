@@ -173,7 +173,7 @@ class OperationsIT {
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void drainOnExitLetsWaitingCallsLeaveAndRefusesNewOnes(String jdk) throws Exception {
-    for (String args : new String[] {"drainOnExit=5000", null}) {
+    for (String args : new String[] {"drainOnExit=8000", null}) {
       LiveJvm app = LiveJvm.withAgent(jdk, args);
       List<String> lines = new ArrayList<>();
       assertEquals("draining", app.send("drain"));
