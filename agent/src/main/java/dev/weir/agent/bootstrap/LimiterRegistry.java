@@ -389,6 +389,18 @@ public final class LimiterRegistry {
   }
 
   /**
+   * Whether this limiter is the one registered under this id now (ids of dropped limiters are
+   * reused).
+   *
+   * @param id a limiter id
+   * @param limiter a limiter
+   * @return true if {@link #original(int)} would return this very limiter
+   */
+  public static synchronized boolean isOriginal(int id, Limiter limiter) {
+    return id >= 0 && id < size && originals[id] == limiter;
+  }
+
+  /**
    * The ids of the listed limiters registered with this name.
    *
    * @param name a limiter name

@@ -62,9 +62,25 @@ final class LimitWeaver {
   /** The config file's limits: replaced by a reload. */
   private volatile ConfigLimits config;
 
-  /** For each limiter id: "keyed ORIGIN" or "single ORIGIN" of the first method bound to it. */
-  private final ConcurrentHashMap<Integer, String> keyedByLimiter =
-      new ConcurrentHashMap<Integer, String>();
+  /**
+   * For each limiter id: the limiter, and "keyed ORIGIN" or "single ORIGIN" of the first method
+   * bound to it. The limiter is kept beside the note because ids are reused: a redeploy may bind a
+   * new limiter to a freed id before {@link #forget} hears of the old one, and must not be judged
+   * by the old one's methods.
+   */
+  private final ConcurrentHashMap<Integer, Noted> keyedByLimiter =
+      new ConcurrentHashMap<Integer, Noted>();
+
+  /** Whether the first method bound to a limiter is keyed, and which method that was. */
+  private static final class Noted {
+    final Limiter limiter;
+    final String mine;
+
+    Noted(Limiter limiter, String mine) {
+      this.limiter = limiter;
+      this.mine = mine;
+    }
+  }
 
   LimitWeaver(NanoClock clock, ConfigLimits config) {
     this.clock = clock;
@@ -81,7 +97,12 @@ final class LimitWeaver {
    * @param limiterIds the ids freed
    */
   void forget(Set<Integer> limiterIds) {
-    keyedByLimiter.keySet().removeAll(limiterIds);
+    for (Integer id : limiterIds) {
+      Noted noted = keyedByLimiter.get(id);
+      if (noted != null && !LimiterRegistry.isOriginal(id, noted.limiter)) {
+        keyedByLimiter.remove(id, noted); // a limiter bound since then keeps its note
+      }
+    }
   }
 
   /**
@@ -270,7 +291,17 @@ final class LimitWeaver {
    */
   private String keyedness(Binding binding, String origin) {
     String mine = (binding.keyIndex >= 0 ? "keyed " : "single ") + origin;
-    String first = keyedByLimiter.putIfAbsent(binding.id, mine);
+    Limiter limiter = LimiterRegistry.original(binding.id);
+    Noted fresh = new Noted(limiter, mine);
+    Noted noted;
+    while (true) {
+      noted = keyedByLimiter.putIfAbsent(binding.id, fresh);
+      if (noted == null || noted.limiter == limiter) {
+        break;
+      }
+      keyedByLimiter.remove(binding.id, noted); // a dropped limiter's, whose id was reused
+    }
+    String first = noted == null ? null : noted.mine;
     if (first == null || first.charAt(0) == mine.charAt(0)) {
       return null;
     }

@@ -10,8 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weir.RateLimitedException;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.FakeClock;
+import dev.weir.agent.bootstrap.LimiterRegistry;
 import fixtures.weave.Annotated;
 import fixtures.weave.OptionalDependency;
+import fixtures.weave.Redeployable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Constructor;
@@ -295,6 +297,35 @@ class WeirTransformerTest {
     }
     limitedBy(() -> limited.invoke(null)); // woven: the fourth call is limited
     assertEquals(3, c.getField("bodyRuns").getInt(null));
+  }
+
+  /**
+   * A redeploy binds its limiters to the ids its collected predecessor freed, in any order, and
+   * possibly before the management thread has told the weaver those ids are free: a keyed method
+   * must not be judged by the one-bucket method that had its id before (nor the other way round).
+   */
+  @Test
+  void aRedeployReusingFreedIdsIsNotJudgedByTheDroppedLimiters() throws Exception {
+    for (int deploy = 0; deploy < 4; deploy++) {
+      WeavingLoader loader = new WeavingLoader(transformer);
+      Class<?> c = loader.loadClass(Redeployable.class.getName());
+      c.getMethod("perClient", String.class).invoke(null, "a");
+      c.getMethod("perClient", String.class).invoke(null, "b");
+      c.getMethod("single").invoke(null);
+      int loaderId = LimiterRegistry.loaderId(loader);
+      loader = null;
+      c = null;
+      java.util.Set<Integer> collected = new java.util.HashSet<>();
+      for (int i = 0; i < 100 && !collected.contains(loaderId); i++) {
+        System.gc();
+        Thread.sleep(20);
+        LimiterRegistry.Dropped d = LimiterRegistry.dropCollected(); // the weaver is not told
+        if (d != null) {
+          collected.addAll(d.loaderIds);
+        }
+      }
+      assertTrue(collected.contains(loaderId), "the redeployed loader was collected");
+    }
   }
 
   private static final class WeavingLoader extends ClassLoader {
