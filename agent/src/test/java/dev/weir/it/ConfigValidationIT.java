@@ -74,8 +74,8 @@ class ConfigValidationIT {
     },
     {
       "    tokenBucket: { rate: 1 }\n    scope: cluster",
-      "4: limits[0].scope cluster is not supported by this version of Weir (cluster limits"
-          + " arrive in a later version), was cluster"
+      "4: limits[0].scope cluster needs a top-level backend (backend: redis://HOST:PORT), and the"
+          + " file has none"
     },
     {
       "    tokenBucket: { rate: 1 }\n    dryRun: maybe",

@@ -48,6 +48,12 @@ public final class BucketLimiter extends Limiter {
   private volatile boolean dryRun;
   private volatile KeyedBuckets keyed;
 
+  /** The backend of a cluster-scope limiter; null for a local one. */
+  private final ClusterScope cluster;
+
+  /** Whether a cluster limiter has had a call with a key (its buckets are then per key). */
+  private volatile boolean sharedKeys;
+
   private final CallCounter granted = new CallCounter();
   private final CallCounter rejected = new CallCounter();
   private final LongAdder waited = new LongAdder();
@@ -113,16 +119,45 @@ public final class BucketLimiter extends Limiter {
       long permits,
       NanoClock clock,
       boolean dryRun) {
+    this(name, origin, bucket, permits, clock, dryRun, null);
+  }
+
+  /**
+   * Creates a limiter, cluster-wide if {@code cluster} is given: its bucket is then kept by the
+   * backend, one exchange per call, and {@code bucket} serves as the settings sent and as the local
+   * fallback ({@link ClusterScope.OnFailure#LOCAL}).
+   *
+   * @param name the limiter's name
+   * @param origin where it was declared, for messages
+   * @param bucket the bucket
+   * @param permits permits per call, {@code 1..bucket.capacity()}
+   * @param clock the time source the bucket was created with
+   * @param dryRun true to count what would be limited and limit nothing
+   * @param cluster the backend that keeps the bucket; null for a local limiter
+   */
+  public BucketLimiter(
+      String name,
+      String origin,
+      GcraBucket bucket,
+      long permits,
+      NanoClock clock,
+      boolean dryRun,
+      ClusterScope cluster) {
     super(name, origin);
     this.bucket = bucket;
     this.permits = permits;
     this.clock = clock;
     this.dryRun = dryRun;
-    this.declared = describe(bucket, permits, dryRun);
+    this.cluster = cluster;
+    this.declared = describe(bucket, permits, dryRun) + (cluster != null ? " cluster" : "");
   }
 
   @Override
   public long acquire() {
+    return cluster == null ? acquireLocal() : acquireShared(null);
+  }
+
+  private long acquireLocal() {
     GcraBucket b = bucket;
     long now = clock.nanoTime();
     long result = b.acquire(b, now, permits, false);
@@ -139,6 +174,41 @@ public final class BucketLimiter extends Limiter {
       now = clock.nanoTime();
       result = b.acquire(b, now, permits, false);
     }
+  }
+
+  /**
+   * One call of a cluster limiter: one exchange with the backend, which runs the core's GCRA on the
+   * shared bucket and answers as {@link GcraBucket#acquire} would; the wait, if any, happens here.
+   * While the backend fails, the call follows {@code onBackendFailure}.
+   *
+   * @param key the key value; null for the limiter's one bucket
+   */
+  private long acquireShared(String key) {
+    if (key != null && !sharedKeys) {
+      sharedKeys = true;
+    }
+    GcraBucket b = bucket;
+    long answer =
+        permits > b.capacity()
+            ? GcraBucket.NEVER
+            : cluster.exchange(Backend.ACQUIRE, key, b, permits);
+    if (answer == Backend.UNAVAILABLE) {
+      switch (cluster.onFailure()) {
+        case LOCAL:
+          return key == null ? acquireLocal() : acquireLocal(key);
+        case ALLOW:
+          granted.increment();
+          return ADMITTED;
+        default:
+          return limited(TimeUnit.SECONDS.toNanos(1));
+      }
+    }
+    return outcome(
+        b,
+        null,
+        null,
+        clock.nanoTime(),
+        answer <= -GcraBucket.NEVER_TICKS ? GcraBucket.NEVER : answer);
   }
 
   /** The bucket that replaced {@code retired}: published a moment after it was retired. */
@@ -164,6 +234,10 @@ public final class BucketLimiter extends Limiter {
     if (key == null) {
       key = "null"; // a toString() that returns null
     }
+    return cluster == null ? acquireLocal(key) : acquireShared(key);
+  }
+
+  private long acquireLocal(String key) {
     KeyedBuckets states = keyedBuckets();
     long now = clock.nanoTime();
     BucketState state = states.state(key, now);
@@ -194,6 +268,17 @@ public final class BucketLimiter extends Limiter {
     if (dryRun) {
       return; // a dry run may not have taken anything: it admits what it would limit
     }
+    if (cluster != null) {
+      long answer = cluster.exchange(Backend.REFUND, key, bucket, permits);
+      if (answer != Backend.UNAVAILABLE) {
+        granted.decrement();
+        return;
+      }
+      if (cluster.onFailure() != ClusterScope.OnFailure.LOCAL) {
+        return;
+      }
+      // the call was admitted by the local fallback: its permits go back there
+    }
     BucketState state;
     if (key == null) {
       state = bucket;
@@ -208,6 +293,21 @@ public final class BucketLimiter extends Limiter {
 
   @Override
   public long probe(String key) {
+    if (cluster != null) {
+      GcraBucket b = bucket;
+      long answer =
+          permits > b.capacity()
+              ? GcraBucket.NEVER_TICKS
+              : cluster.exchange(Backend.PROBE, key, b, permits);
+      if (answer != Backend.UNAVAILABLE) {
+        return b.toNanosCeil(answer);
+      }
+      if (cluster.onFailure() != ClusterScope.OnFailure.LOCAL) {
+        return cluster.onFailure() == ClusterScope.OnFailure.ALLOW
+            ? 0
+            : TimeUnit.SECONDS.toNanos(1);
+      }
+    }
     long now = clock.nanoTime();
     if (key == null) {
       GcraBucket b = bucket;
@@ -311,6 +411,16 @@ public final class BucketLimiter extends Limiter {
     if (result == GcraBucket.STATE_RETIRED) {
       return result;
     }
+    return outcome(b, state, key, now, result);
+  }
+
+  /**
+   * What a decided acquire answer means for the call: admitted, limited or a wait, counted (in a
+   * dry run, admitted and counted as what it would have been).
+   *
+   * @param state the local state the answer came from; null for a cluster bucket's
+   */
+  private long outcome(GcraBucket b, BucketState state, String key, long now, long result) {
     if (dryRun) {
       granted.increment();
       if (result < 0) {
@@ -327,7 +437,7 @@ public final class BucketLimiter extends Limiter {
     if (result < 0) {
       return limited(b.retryAfterNanos(result));
     }
-    return await(state, key, now, result);
+    return await(b, state, key, now, result);
   }
 
   /** Counts a call refused because the JVM is shutting down ({@link Draining}). */
@@ -348,9 +458,10 @@ public final class BucketLimiter extends Limiter {
   /**
    * Parks until the call's slot. The wait counts forward clock time only, so a clock that steps
    * back while a call waits never lengthens that wait.
+   *
+   * @param state the local state the slot was taken from; null for a cluster bucket's slot
    */
-  private long await(BucketState state, String key, long now, long waitTicks) {
-    GcraBucket b = state.bucket;
+  private long await(GcraBucket b, BucketState state, String key, long now, long waitTicks) {
     long wait = b.toNanosCeil(waitTicks);
     long remaining = wait;
     long last = now;
@@ -374,6 +485,10 @@ public final class BucketLimiter extends Limiter {
         clock.parkNanos(remaining);
         if (Thread.currentThread().isInterrupted()) {
           rejected.increment();
+          if (state == null) {
+            // a cluster bucket's slot stays taken (less is admitted, never more)
+            return ~Math.max(remaining, 1);
+          }
           giveBack(state, key, b.slotEnd(now, waitTicks));
           return ~b.probeRetryAfterNanos(state, clock.nanoTime(), permits);
         }
@@ -576,6 +691,12 @@ public final class BucketLimiter extends Limiter {
           + "), was "
           + capacity;
     }
+    if (cluster != null) {
+      String problem = bucket.reshaped(rate, per, capacity).sharedProblem(permits);
+      if (problem != null) {
+        return "'" + name() + "': Rate " + rate + " and Capacity " + capacity + ": " + problem;
+      }
+    }
     return null;
   }
 
@@ -699,7 +820,44 @@ public final class BucketLimiter extends Limiter {
    */
   public long availablePermits() {
     GcraBucket b = bucket;
-    return keyed != null ? b.capacity() : b.availablePermits(clock.nanoTime());
+    if (cluster != null && !sharedKeys) {
+      long ahead = cluster.exchange(Backend.VIEW, null, b, permits);
+      if (ahead != Backend.UNAVAILABLE) {
+        return b.availablePermitsAhead(ahead);
+      }
+      if (cluster.onFailure() != ClusterScope.OnFailure.LOCAL) {
+        return cluster.onFailure() == ClusterScope.OnFailure.ALLOW ? b.capacity() : 0;
+      }
+    }
+    return keyed != null || sharedKeys ? b.capacity() : b.availablePermits(clock.nanoTime());
+  }
+
+  /**
+   * The MBean's {@code Scope}.
+   *
+   * @return {@code local}; {@code cluster}; while the backend fails {@code cluster (local
+   *     fallback)}, {@code cluster (allowing all)} or {@code cluster (rejecting all)}
+   */
+  public String scope() {
+    return cluster == null ? "local" : cluster.scope();
+  }
+
+  /**
+   * The cluster scope.
+   *
+   * @return the backend's part of a cluster limiter; null for a local one
+   */
+  public ClusterScope cluster() {
+    return cluster;
+  }
+
+  /**
+   * Exchanges with the backend that failed or timed out (cluster scope).
+   *
+   * @return the count; 0 for a local limiter
+   */
+  public long backendFailures() {
+    return cluster == null ? 0 : cluster.failures();
   }
 
   /**
@@ -752,7 +910,7 @@ public final class BucketLimiter extends Limiter {
    * @return as {@link #settings()}
    */
   public String currentSettings() {
-    return describe(bucket, permits, dryRun);
+    return describe(bucket, permits, dryRun) + (cluster != null ? " cluster" : "");
   }
 
   /**

@@ -90,7 +90,7 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 public final class GcraBucket extends BucketState {
 
   /** Durations in ticks at or beyond this (2^61) mean "never". */
-  static final long NEVER_TICKS = 1L << 61;
+  public static final long NEVER_TICKS = 1L << 61;
 
   /** A distance ahead beyond this (2^62) on a fresh clock reading is a wrapped, ancient state. */
   static final long WRAPPED = 1L << 62;
@@ -715,6 +715,67 @@ public final class GcraBucket extends BucketState {
     }
     long needed = ahead + cost(permits);
     return needed <= retryBase ? 0 : retryAfterNanos(limited(needed));
+  }
+
+  /**
+   * This bucket's settings in ticks, as the shared form of this core (the Redis script of cluster
+   * scope) takes them with each call, so that it does the same arithmetic on the same ticks.
+   *
+   * @param permits the permits of one call, {@code >= 1}
+   * @return {@code {ticksPerNano, interval, cost of permits, admitLimit, freeLimit, retryBase,
+   *     emptyAhead, clockBackLimit, burst}}, each in ticks but the first ({@link #NEVER_TICKS}
+   *     means never)
+   */
+  public long[] sharedSettings(long permits) {
+    return new long[] {
+      ticksPerNano,
+      interval,
+      cost(permits),
+      admitLimit,
+      freeLimit,
+      retryBase,
+      emptyAhead,
+      clockBackLimit,
+      burst
+    };
+  }
+
+  /**
+   * Whether the shared form of this core computes exactly what this bucket does: it keeps its
+   * numbers in IEEE doubles (Redis's Lua), exact below 2^53, so every finite duration it handles
+   * must stay below 2^52 ticks (52 days at one tick per nanosecond, 73 minutes at 1024). A duration
+   * of "never" ({@link #NEVER_TICKS}) is exact.
+   *
+   * @param permits the permits of one call
+   * @return null if exact; otherwise what is too long, in words
+   */
+  public String sharedProblem(long permits) {
+    long limit = 1L << 52;
+    long[] ticks = {cost(permits), admitLimit, burst};
+    for (long t : ticks) {
+      if (t >= limit && t != NEVER_TICKS) {
+        return "its burst plus longest wait ("
+            + toNanosCeil(Math.max(admitLimit, burst)) / 1_000_000_000L
+            + " s in ticks of 1/"
+            + ticksPerNano
+            + " ns) is beyond what a cluster bucket counts exactly (2^52 ticks)";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The permits a state that is {@code ahead} ticks ahead of now holds: {@link #availablePermits}
+   * for a state read elsewhere (cluster scope).
+   *
+   * @param ahead ticks, {@code >= 0}
+   * @return permits, {@code 0..capacity}
+   */
+  public long availablePermitsAhead(long ahead) {
+    if (ahead <= 0) {
+      return capacity;
+    }
+    return ahead >= burst ? 0 : Math.min(capacity, (burst - ahead) / interval);
   }
 
   /**

@@ -164,4 +164,24 @@ public final class BackendUri {
         + "/"
         + database;
   }
+
+  /** Equal URIs: every part alike, the password included. */
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof BackendUri)) {
+      return false;
+    }
+    BackendUri u = (BackendUri) o;
+    return tls == u.tls
+        && port == u.port
+        && database == u.database
+        && host.equals(u.host)
+        && String.valueOf(user).equals(String.valueOf(u.user))
+        && String.valueOf(password).equals(String.valueOf(u.password));
+  }
+
+  @Override
+  public int hashCode() {
+    return (host.hashCode() * 31 + port) * 31 + database;
+  }
 }

@@ -1,7 +1,9 @@
 package dev.weir.agent.config;
 
 import dev.weir.agent.bootstrap.AddressBlock;
+import dev.weir.agent.bootstrap.ClusterScope;
 import dev.weir.agent.bootstrap.Discipline;
+import dev.weir.agent.bootstrap.GcraBucket;
 import dev.weir.agent.bootstrap.PathPattern;
 import java.io.ByteArrayInputStream;
 import java.io.File;
@@ -92,6 +94,8 @@ public final class ConfigFile {
   private final List<AddressBlock> trustedProxies = new ArrayList<AddressBlock>();
   private final List<BackendUri> backends = new ArrayList<BackendUri>();
   private long backendTimeoutMillis = 100;
+  private String backendKeyPrefix = "";
+  private boolean backendGiven;
   private int httpStatus = 429;
 
   private ConfigFile(String label) {
@@ -216,6 +220,15 @@ public final class ConfigFile {
   }
 
   /**
+   * The top-level {@code backendKeyPrefix}: what every key of a cluster bucket starts with.
+   *
+   * @return the prefix; empty if none was given
+   */
+  public String backendKeyPrefix() {
+    return backendKeyPrefix;
+  }
+
+  /**
    * The top-level {@code backendTimeoutMillis}: the bound on every exchange with the backend.
    *
    * @return milliseconds, {@code >= 1}; 100 unless the file says otherwise
@@ -279,6 +292,7 @@ public final class ConfigFile {
       return;
     }
     Node backend = top.get("backend");
+    backendGiven = backend != null;
     if (backend instanceof SequenceNode) {
       List<Node> items = ((SequenceNode) backend).getValue();
       if (items.isEmpty()) {
@@ -316,6 +330,8 @@ public final class ConfigFile {
               + " characters (braces are Redis Cluster hash tags), was \""
               + escaped(prefixText)
               + "\"");
+    } else if (prefixText != null) {
+      backendKeyPrefix = prefixText;
     }
     Node http = top.get("http");
     if (http != null) {
@@ -510,12 +526,37 @@ public final class ConfigFile {
               + " fail), was "
               + failure);
     }
+    ClusterScope.OnFailure onBackendFailure = null;
     if ("cluster".equals(scope)) {
-      error(
-          entry.get("scope"),
-          path
-              + ".scope cluster is not supported by this version of Weir (cluster limits arrive in"
-              + " a later version), was cluster");
+      onBackendFailure =
+          failure == null
+              ? ClusterScope.OnFailure.LOCAL
+              : ClusterScope.OnFailure.valueOf(failure.toUpperCase(Locale.ROOT));
+      if (!backendGiven) {
+        error(
+            entry.get("scope"),
+            path
+                + ".scope cluster needs a top-level backend (backend: redis://HOST:PORT), and"
+                + " the file has none");
+      }
+      if (errors.size() == errorsBefore) {
+        LimitSpec built = spec.build();
+        String problem =
+            GcraBucket.create(
+                    built.discipline(),
+                    built.rate(),
+                    built.per(),
+                    built.capacity(),
+                    built.waitOnLimit(),
+                    built.maxWaitMillis() >= Long.MAX_VALUE / 1_000_000L
+                        ? Long.MAX_VALUE
+                        : built.maxWaitMillis() * 1_000_000L,
+                    0)
+                .sharedProblem(built.permits());
+        if (problem != null) {
+          error(entry.get("scope"), path + ".scope cluster cannot hold this limit: " + problem);
+        }
+      }
     }
     String dryRun = flag(entry.get("dryRun"), path + ".dryRun");
     if (errors.size() == errorsBefore && name != null) {
@@ -529,7 +570,8 @@ public final class ConfigFile {
               label + ":" + line(node),
               paths,
               httpMethods,
-              httpKey));
+              httpKey,
+              onBackendFailure));
     }
   }
 

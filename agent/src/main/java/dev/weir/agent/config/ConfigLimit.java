@@ -1,5 +1,6 @@
 package dev.weir.agent.config;
 
+import dev.weir.agent.bootstrap.ClusterScope;
 import dev.weir.agent.bootstrap.PathPattern;
 import java.util.Collections;
 import java.util.List;
@@ -21,6 +22,7 @@ public final class ConfigLimit {
   private final List<PathPattern> paths;
   private final List<String> httpMethods;
   private final String httpKey;
+  private final ClusterScope.OnFailure onBackendFailure;
 
   ConfigLimit(
       String name,
@@ -31,8 +33,10 @@ public final class ConfigLimit {
       String origin,
       List<PathPattern> paths,
       List<String> httpMethods,
-      String httpKey) {
+      String httpKey,
+      ClusterScope.OnFailure onBackendFailure) {
     this.name = name;
+    this.onBackendFailure = onBackendFailure;
     this.patterns = Collections.unmodifiableList(patterns);
     this.paths = Collections.unmodifiableList(paths);
     this.httpMethods = Collections.unmodifiableList(httpMethods);
@@ -132,5 +136,23 @@ public final class ConfigLimit {
    */
   public String origin() {
     return origin;
+  }
+
+  /**
+   * Whether the limit is {@code scope: cluster}: its bucket kept by the backend.
+   *
+   * @return true for cluster scope
+   */
+  public boolean cluster() {
+    return onBackendFailure != null;
+  }
+
+  /**
+   * What a cluster limit does while the backend fails.
+   *
+   * @return the policy ({@code local} by default); null for a local limit
+   */
+  public ClusterScope.OnFailure onBackendFailure() {
+    return onBackendFailure;
   }
 }

@@ -1,6 +1,7 @@
 package dev.weir.agent.config;
 
 import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.ClusterScope;
 import dev.weir.agent.bootstrap.Discipline;
 import dev.weir.agent.bootstrap.GcraBucket;
 import dev.weir.agent.bootstrap.Limiter;
@@ -89,12 +90,28 @@ public final class LimitSpec {
    */
   public BucketLimiter newLimiter(
       String limiterName, String origin, NanoClock clock, boolean dryRun) {
+    return newLimiter(limiterName, origin, clock, dryRun, null);
+  }
+
+  /**
+   * Builds the limiter these settings describe, its bucket full (a leaky bucket: empty) now;
+   * cluster-wide if {@code cluster} is given (the bucket is then the local fallback's).
+   *
+   * @param limiterName the name its exceptions carry
+   * @param origin where it was declared, for messages
+   * @param clock the time source
+   * @param dryRun true to count what would be limited and limit nothing
+   * @param cluster the backend's part; null for a local limiter
+   * @return a new limiter
+   */
+  public BucketLimiter newLimiter(
+      String limiterName, String origin, NanoClock clock, boolean dryRun, ClusterScope cluster) {
     long maxWaitNanos =
         maxWaitMillis >= Long.MAX_VALUE / 1_000_000L ? Long.MAX_VALUE : maxWaitMillis * 1_000_000L;
     GcraBucket bucket =
         GcraBucket.create(
             discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, clock.nanoTime());
-    return new BucketLimiter(limiterName, origin, bucket, permits, clock, dryRun);
+    return new BucketLimiter(limiterName, origin, bucket, permits, clock, dryRun, cluster);
   }
 
   /**

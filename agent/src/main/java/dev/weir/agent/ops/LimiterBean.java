@@ -93,7 +93,7 @@ final class LimiterBean extends StandardMBean implements LimiterMBean {
 
   @Override
   public String getScope() {
-    return "local";
+    return limiter.scope();
   }
 
   @Override
@@ -148,6 +148,6 @@ final class LimiterBean extends StandardMBean implements LimiterMBean {
 
   @Override
   public long getBackendFailures() {
-    return 0;
+    return limiter.backendFailures();
   }
 }

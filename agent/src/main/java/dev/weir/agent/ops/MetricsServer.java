@@ -199,7 +199,7 @@ final class MetricsServer implements HttpHandler {
         "counter",
         "Exchanges with the cluster backend that failed or timed out.");
     for (int i = 0; i < limiters.size(); i++) {
-      sample(out, "weir_backend_failures_total", labels.get(i), 0);
+      sample(out, "weir_backend_failures_total", labels.get(i), limiters.get(i).backendFailures());
     }
     family(out, "weir_available_permits", "gauge", "Permits one call could take at once now.");
     for (int i = 0; i < limiters.size(); i++) {

@@ -1,5 +1,6 @@
 package dev.weir.agent.weave;
 
+import dev.weir.agent.backend.BackendSettings;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.Discipline;
@@ -36,6 +37,9 @@ final class ConfigLimits {
   private final Map<String, ConfigLimit> limitsByName = new LinkedHashMap<String, ConfigLimit>();
   private final List<Entry> entries = new ArrayList<Entry>();
   private final Map<String, String> overrides = new LinkedHashMap<String, String>();
+
+  /** The file's backend, shared with the versions before and after that keep it; or null. */
+  private BackendSettings backend;
 
   /** The names of entries that annotated limiters were found for (their calls redirected). */
   private final Set<String> claimed =
@@ -74,13 +78,49 @@ final class ConfigLimits {
    * @return the registered limits
    */
   static ConfigLimits register(List<ConfigLimit> limits, NanoClock clock) {
+    return register(limits, clock, null);
+  }
+
+  /**
+   * Registers a limiter for each config limit, those of {@code scope: cluster} on the backend.
+   *
+   * @param limits the config file's limits
+   * @param clock the time source
+   * @param backend the file's backend settings; null if it names none (then it has no cluster
+   *     limits)
+   * @return the registered limits
+   */
+  static ConfigLimits register(List<ConfigLimit> limits, NanoClock clock, BackendSettings backend) {
     ConfigLimits config = new ConfigLimits();
+    config.backend = backend;
+    if (backend != null) {
+      backend.connect(); // in the background: the first acquire finds it ready
+    }
     for (ConfigLimit limit : limits) {
-      BucketLimiter limiter =
-          limit.spec().newLimiter(limit.name(), limit.origin(), clock, limit.dryRun());
-      config.add(limit, LimiterRegistry.register("name " + limit.name(), limiter));
+      config.add(
+          limit, LimiterRegistry.register("name " + limit.name(), config.newLimiter(limit, clock)));
     }
     return config;
+  }
+
+  private BucketLimiter newLimiter(ConfigLimit limit, NanoClock clock) {
+    return limit
+        .spec()
+        .newLimiter(
+            limit.name(),
+            limit.origin(),
+            clock,
+            limit.dryRun(),
+            limit.cluster() ? backend.scopeFor(limit) : null);
+  }
+
+  /**
+   * The file's backend settings.
+   *
+   * @return the settings; null if the file names no backend
+   */
+  BackendSettings backend() {
+    return backend;
   }
 
   private void add(ConfigLimit limit, int id) {
@@ -164,6 +204,20 @@ final class ConfigLimits {
    * @return what changed; the caller installs {@code next} and retransforms
    */
   Reload reload(List<ConfigLimit> limits, NanoClock clock) {
+    return reload(limits, clock, null);
+  }
+
+  /**
+   * {@link #reload(List, NanoClock)} with the new file's backend settings: settings alike keep the
+   * connection and the cluster limits; other settings replace every cluster limit (their buckets
+   * are elsewhere now), and the caller closes the old connection once {@code next} is installed.
+   *
+   * @param limits the new file's limits
+   * @param clock the time source of new limiters
+   * @param backend the new file's backend settings, or null
+   * @return what changed
+   */
+  Reload reload(List<ConfigLimit> limits, NanoClock clock, BackendSettings backend) {
     // the Type+ families depend only on which types are Type+ roots: the same roots keep them (a
     // class loaded long ago stays known); other roots start afresh, found again by retransforming
     Reload reload =
@@ -171,11 +225,18 @@ final class ConfigLimits {
             subtypeRoots(limits).equals(subtypes.keySet())
                 ? new ConfigLimits(subtypes, rootsByType)
                 : new ConfigLimits());
+    boolean backendKept = this.backend != null && this.backend.sameAs(backend);
+    reload.next.backend = backendKept ? this.backend : backend;
+    if (reload.next.backend != null) {
+      reload.next.backend.connect();
+    }
     for (ConfigLimit limit : limits) {
       ConfigLimit before = limitsByName.get(limit.name());
       LimitSpec s = limit.spec();
       int id;
-      if (before != null && sameShape(before, limit)) {
+      boolean kept =
+          before != null && sameShape(before, limit) && (backendKept || !limit.cluster());
+      if (kept) {
         id = idsByName.get(limit.name());
         BucketLimiter limiter = (BucketLimiter) LimiterRegistry.limiter(id);
         if (limiter.change(s.rate(), s.per(), s.capacity(), limit.dryRun())) {
@@ -185,7 +246,7 @@ final class ConfigLimits {
           reload.next.claimed.add(limit.name());
         }
       } else {
-        BucketLimiter limiter = s.newLimiter(limit.name(), limit.origin(), clock, limit.dryRun());
+        BucketLimiter limiter = reload.next.newLimiter(limit, clock);
         id = LimiterRegistry.replace("name " + limit.name(), limiter, null);
         reload.changes.add(
             "'"
@@ -202,7 +263,7 @@ final class ConfigLimits {
         }
       }
       reload.next.add(limit, id);
-      if (before != null && sameShape(before, limit)) {
+      if (kept) {
         reload.next.carryOver(this, limit.name()); // its classes are not woven again
       }
     }
@@ -295,7 +356,8 @@ final class ConfigLimits {
         && a.patterns().toString().equals(b.patterns().toString())
         && a.paths().toString().equals(b.paths().toString())
         && a.httpMethods().equals(b.httpMethods())
-        && String.valueOf(a.httpKey()).equals(String.valueOf(b.httpKey()));
+        && String.valueOf(a.httpKey()).equals(String.valueOf(b.httpKey()))
+        && a.onBackendFailure() == b.onBackendFailure();
   }
 
   /**

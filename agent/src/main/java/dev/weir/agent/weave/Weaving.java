@@ -1,5 +1,6 @@
 package dev.weir.agent.weave;
 
+import dev.weir.agent.backend.BackendSettings;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.HttpGate;
 import dev.weir.agent.bootstrap.NanoClock;
@@ -160,12 +161,20 @@ public final class Weaving {
     for (String warning : read.warnings()) {
       AgentLog.warn(warning);
     }
-    ConfigLimits.Reload reload = old.reload(read.limits(), clock);
+    ConfigLimits.Reload reload = old.reload(read.limits(), clock, BackendSettings.of(read));
+    if (old.backend() != reload.next.backend()) {
+      reload.changes.add(
+          "backend changed: "
+              + (reload.next.backend() == null ? "none" : reload.next.backend().toString()));
+    }
     int woven = 0;
     if (reload.patternsChanged && reload.next.hasPatterns() && !transformer.retransforms()) {
       transformer.becomeRetransforming(instrumentation);
     }
     transformer.setConfig(reload.next);
+    if (old.backend() != null && old.backend() != reload.next.backend()) {
+      old.backend().close(); // its cluster limits were replaced: their calls go elsewhere now
+    }
     if (reload.patternsChanged && transformer.retransforms()) {
       woven = transformer.retransformForReload(instrumentation, old);
     }

@@ -1,5 +1,6 @@
 package dev.weir.agent.weave;
 
+import dev.weir.agent.backend.BackendSettings;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.CallDepth;
@@ -82,7 +83,7 @@ public final class WeirInstaller {
       for (String warning : file.warnings()) {
         AgentLog.warn(warning);
       }
-      config = ConfigLimits.register(file.limits(), clock);
+      config = ConfigLimits.register(file.limits(), clock, BackendSettings.of(file));
       HttpGate.install(config.httpRules(), file.trustedProxies(), file.httpStatus());
       limitsLoaded =
           file.limits().size()

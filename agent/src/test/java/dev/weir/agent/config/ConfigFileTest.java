@@ -98,8 +98,8 @@ class ConfigFileTest {
             "weir.yaml:8: limits[1].maxWaitMillis must be a whole number >= 0, was soon",
             "weir.yaml:9: limits[1].key needs methods: an entry without methods overrides an"
                 + " annotated limiter, which keeps its own @LimitKey, was 0",
-            "weir.yaml:10: limits[1].scope cluster is not supported by this version of Weir"
-                + " (cluster limits arrive in a later version), was cluster",
+            "weir.yaml:10: limits[1].scope cluster needs a top-level backend (backend:"
+                + " redis://HOST:PORT), and the file has none",
             "weir.yaml:11: limits[2].name is required",
             "weir.yaml:11: limits[2] must have exactly one of tokenBucket and leakyBucket",
             "weir.yaml:14: limits[3].name 'a' is already used by limits[0]",
@@ -307,6 +307,55 @@ class ConfigFileTest {
             "web.yaml:23: limits[4].key of a methods entry must be a parameter index, 0..254, was"
                 + " 'client' (client, user, header:, param: and cookie: keys are for http entries)"),
         file.errors());
+  }
+
+  @Test
+  void clusterScopeEntriesCarryTheirFailurePolicy() {
+    ConfigFile good =
+        ConfigFile.parse(
+            "weir.yaml",
+            String.join(
+                "\n",
+                "backend: redis://127.0.0.1:6379",
+                "limits:",
+                "  - name: payments",
+                "    tokenBucket: { rate: 100 }",
+                "    scope: cluster",
+                "  - name: strict",
+                "    methods: a.B#c",
+                "    tokenBucket: { rate: 1 }",
+                "    scope: cluster",
+                "    onBackendFailure: reject",
+                "  - name: plain",
+                "    methods: a.B#d",
+                "    tokenBucket: { rate: 1 }",
+                ""));
+    assertEquals(List.of(), good.errors());
+    assertEquals(
+        dev.weir.agent.bootstrap.ClusterScope.OnFailure.LOCAL,
+        good.limits().get(0).onBackendFailure());
+    assertEquals(
+        dev.weir.agent.bootstrap.ClusterScope.OnFailure.REJECT,
+        good.limits().get(1).onBackendFailure());
+    assertTrue(good.limits().get(1).cluster());
+    assertFalse(good.limits().get(2).cluster());
+    assertEquals(
+        List.of(
+            "weir.yaml:6: limits[0].scope cluster cannot hold this limit: its burst plus longest"
+                + " wait (8640000 s in ticks of 1/1 ns) is beyond what a cluster bucket"
+                + " counts exactly (2^52 ticks)"),
+        ConfigFile.parse(
+                "weir.yaml",
+                String.join(
+                    "\n",
+                    "backend: redis://127.0.0.1:6379",
+                    "limits:",
+                    "  - name: yearly",
+                    "    methods: a.B#c",
+                    "    tokenBucket: { rate: 1, per: DAYS, capacity: 100 }",
+                    "    scope: cluster",
+                    ""))
+            .errors());
   }
 
   @Test

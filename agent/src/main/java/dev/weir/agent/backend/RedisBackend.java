@@ -1,0 +1,398 @@
+package dev.weir.agent.backend;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.AgentThreads;
+import dev.weir.agent.bootstrap.Backend;
+import dev.weir.agent.bootstrap.GcraBucket;
+import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.config.BackendUri;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * The Redis backend of cluster scope: one script per exchange ({@code gcra.lua}, the core's GCRA
+ * line for line on Redis's {@code TIME}), sent as {@code EVALSHA} and as {@code EVAL} when the
+ * server answers {@code NOSCRIPT} (a restarted server, a cluster node that never saw it).
+ *
+ * <p><b>Client.</b> Jedis, relocated into the agent: 1.3 MB, Java 8 bytecode, no event loop of its
+ * own, and a blocking exchange per call on a pooled connection, so a stalled Redis holds only the
+ * calls that were in flight, each until its socket timeout. One URI is a standalone server (or a
+ * proxy); a list is the seed nodes of a Redis Cluster, whose slots Jedis follows. Every connect,
+ * read and pool wait is bounded by {@code backendTimeoutMillis}; a cluster exchange is tried at
+ * most twice (a {@code MOVED} redirect) within that bound.
+ *
+ * <p><b>Failure.</b> An exchange that fails to connect, times out or loses its connection marks the
+ * backend down: it is logged once, every later exchange is answered {@link #UNAVAILABLE} at once
+ * without touching the network (nothing is queued while disconnected), and a background thread
+ * probes Redis ({@code PING}, then {@code SCRIPT LOAD}) every {@link #PROBE_MILLIS} ms until it
+ * answers; the backend is then used again and that is logged too. An error answered by Redis itself
+ * for one call (a key holding something else) fails that call only, logged once per message.
+ * Connecting and loading the script happen on that thread as soon as the backend is made, so the
+ * first acquire finds them ready.
+ *
+ * <p>Thread-safe.
+ */
+public final class RedisBackend extends Backend {
+  /** The pause between two probes of a backend that is down, in milliseconds. */
+  static final long PROBE_MILLIS = 100;
+
+  /** The script: the core's GCRA on one key. */
+  static final String SCRIPT = resource("gcra.lua");
+
+  /** Its SHA-1, as {@code EVALSHA} takes it. */
+  static final String SHA = sha1(SCRIPT);
+
+  private final List<BackendUri> uris;
+  private final int timeoutMillis;
+  private final String described;
+  private final boolean clusterMode;
+
+  /** The client; null until the first connect succeeded. */
+  private volatile UnifiedJedis client;
+
+  /** Whether exchanges are tried: true from a successful probe until a failed exchange. */
+  private volatile boolean answering;
+
+  private volatile boolean closed;
+
+  /** Tests only: the clock whose readings the script takes in place of {@code TIME}; or null. */
+  private volatile NanoClock scriptClock;
+
+  /** Guards starting the probe thread. */
+  private final Object probeLock = new Object();
+
+  /** Whether the probe thread runs; guarded by {@link #probeLock}. */
+  private boolean probing;
+
+  /** Redis errors already logged (one line each). */
+  private final Set<String> loggedErrors = Collections.synchronizedSet(new LinkedHashSet<String>());
+
+  private RedisBackend(List<BackendUri> uris, long timeoutMillis) {
+    this.uris = uris;
+    this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
+    this.clusterMode = uris.size() > 1;
+    this.described = uris.size() == 1 ? uris.get(0).toString() : uris.toString();
+  }
+
+  /**
+   * Makes a backend and starts connecting to it in the background.
+   *
+   * @param uris one URI (a server), or the seed nodes of a Redis Cluster
+   * @param timeoutMillis the bound on every exchange, {@code >= 1}
+   * @return the backend; {@link #answering()} once connected
+   */
+  public static RedisBackend start(List<BackendUri> uris, long timeoutMillis) {
+    RedisBackend backend = new RedisBackend(uris, timeoutMillis);
+    backend.probeInBackground(null);
+    return backend;
+  }
+
+  @Override
+  public boolean answering() {
+    return answering;
+  }
+
+  @Override
+  public String describe() {
+    return described;
+  }
+
+  /**
+   * Whether a Redis Cluster serves this backend (a list of seed nodes was given).
+   *
+   * @return true for a cluster
+   */
+  public boolean cluster() {
+    return clusterMode;
+  }
+
+  @Override
+  public long exchange(char op, String key, GcraBucket bucket, long permits) {
+    UnifiedJedis c = client;
+    if (c == null || !answering) {
+      return UNAVAILABLE;
+    }
+    List<String> keys = Collections.singletonList(key);
+    List<String> args = arguments(op, bucket, permits);
+    try {
+      Object answer;
+      try {
+        answer = c.evalsha(SHA, keys, args);
+      } catch (JedisNoScriptException e) {
+        answer = c.eval(SCRIPT, keys, args); // loads it into this server's script cache
+      }
+      return ((Long) answer).longValue();
+    } catch (JedisDataException e) {
+      if (e.getMessage() == null || !e.getMessage().startsWith("WEIR_STATE")) {
+        down(e); // the server cannot serve (LOADING, READONLY, OOM, CLUSTERDOWN, NOAUTH, ...)
+        return UNAVAILABLE;
+      }
+      // the script refused this key: it holds something else than a bucket
+      if (loggedErrors.size() < 100 && loggedErrors.add(String.valueOf(e.getMessage()))) {
+        AgentLog.error(
+            "cluster bucket "
+                + key
+                + " on "
+                + described
+                + ": Redis refused the exchange ("
+                + e.getMessage()
+                + "); such calls follow onBackendFailure");
+      }
+      return UNAVAILABLE;
+    } catch (RuntimeException e) {
+      down(e);
+      return UNAVAILABLE;
+    }
+  }
+
+  private List<String> arguments(char op, GcraBucket bucket, long permits) {
+    long[] s = bucket.sharedSettings(permits);
+    String discipline;
+    switch (bucket.discipline()) {
+      case TOKEN_BUCKET:
+        discipline = "t";
+        break;
+      case POLICING:
+        discipline = "p";
+        break;
+      default:
+        discipline = "s";
+    }
+    NanoClock testClock = scriptClock;
+    String[] values = new String[testClock == null ? 11 : 12];
+    values[0] = String.valueOf(op);
+    for (int i = 0; i < s.length; i++) {
+      values[i + 1] = Long.toString(s[i]);
+    }
+    values[10] = discipline;
+    if (testClock != null) {
+      values[11] = Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
+    }
+    return Arrays.asList(values);
+  }
+
+  /** A failed exchange: the backend is down until a probe gets an answer. */
+  private void down(RuntimeException e) {
+    boolean first;
+    synchronized (probeLock) {
+      first = answering && !closed;
+      answering = false;
+    }
+    if (first) {
+      AgentLog.error(
+          "backend "
+              + described
+              + " does not answer ("
+              + reason(e)
+              + "); cluster limits follow onBackendFailure until it answers again");
+    }
+    probeInBackground(e);
+  }
+
+  /** Starts the probe thread unless it runs. */
+  private void probeInBackground(final RuntimeException cause) {
+    synchronized (probeLock) {
+      if (probing || closed) {
+        return;
+      }
+      probing = true;
+    }
+    AgentThreads.start(
+        new Runnable() {
+          @Override
+          public void run() {
+            probe(cause == null);
+          }
+        },
+        "weir-backend");
+  }
+
+  /** Connects if needed and probes until Redis answers (or the backend is closed). */
+  private void probe(boolean starting) {
+    boolean reported = !starting;
+    try {
+      while (!closed) {
+        try {
+          UnifiedJedis c = client;
+          if (c == null) {
+            c = connect();
+            client = c;
+          }
+          c.ping();
+          loadScript(c);
+          synchronized (probeLock) {
+            if (closed) {
+              return;
+            }
+            answering = true;
+            probing = false;
+          }
+          if (!starting) {
+            AgentLog.info("backend " + described + " answers again; cluster limits use it");
+          } else {
+            AgentLog.debug("backend " + described + " connected, script " + SHA + " loaded");
+          }
+          return;
+        } catch (RuntimeException e) {
+          if (!reported) {
+            reported = true;
+            AgentLog.error(
+                "backend "
+                    + described
+                    + " does not answer ("
+                    + reason(e)
+                    + "); cluster limits follow onBackendFailure until it answers");
+          }
+        }
+        LockSupport.parkNanos(PROBE_MILLIS * 1_000_000L);
+      }
+    } finally {
+      synchronized (probeLock) {
+        probing = false;
+      }
+    }
+  }
+
+  private void loadScript(UnifiedJedis c) {
+    if (clusterMode) {
+      return; // each node loads it with its first EVAL after NOSCRIPT
+    }
+    c.scriptLoad(SCRIPT);
+  }
+
+  private UnifiedJedis connect() {
+    BackendUri first = uris.get(0);
+    DefaultJedisClientConfig.Builder config =
+        DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis(timeoutMillis)
+            .socketTimeoutMillis(timeoutMillis)
+            .ssl(first.tls())
+            .clientName("weir")
+            .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+    if (first.user() != null) {
+      config.user(first.user());
+    }
+    if (first.password() != null) {
+      config.password(first.password());
+    }
+    if (!clusterMode && first.database() != 0) {
+      config.database(first.database());
+    }
+    GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<Connection>();
+    pool.setMaxTotal(64);
+    pool.setMaxIdle(64);
+    pool.setMinIdle(0);
+    pool.setBlockWhenExhausted(true);
+    pool.setMaxWait(Duration.ofMillis(timeoutMillis));
+    pool.setJmxEnabled(false); // no MBeans of the pool in the application's MBean server
+    pool.setTestOnBorrow(false);
+    if (clusterMode) {
+      Set<HostAndPort> nodes = new LinkedHashSet<HostAndPort>();
+      for (BackendUri uri : uris) {
+        nodes.add(new HostAndPort(uri.host(), uri.port()));
+      }
+      return RedisClusterClient.builder()
+          .nodes(nodes)
+          .clientConfig(config.build())
+          .poolConfig(pool)
+          .maxAttempts(2)
+          .maxTotalRetriesDuration(Duration.ofMillis(timeoutMillis))
+          .build();
+    }
+    return RedisClient.builder()
+        .hostAndPort(first.host(), first.port())
+        .clientConfig(config.build())
+        .poolConfig(pool)
+        .build();
+  }
+
+  /**
+   * Tests only: the script takes this clock's readings (in microseconds) in place of Redis's {@code
+   * TIME}, so that a test can put the shared bucket and a local one at the same instants.
+   *
+   * @param clock the clock; null for Redis's own
+   */
+  void useClockForTests(NanoClock clock) {
+    scriptClock = clock;
+  }
+
+  /**
+   * Stops probing and closes the connections; exchanges answer {@link #UNAVAILABLE} from now on.
+   */
+  public void close() {
+    synchronized (probeLock) {
+      closed = true;
+      answering = false;
+    }
+    UnifiedJedis c = client;
+    if (c != null) {
+      try {
+        c.close();
+      } catch (RuntimeException ignored) {
+        // closing: nothing to do about it
+      }
+    }
+  }
+
+  private static String reason(RuntimeException e) {
+    Throwable cause = e;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    String message = cause.getMessage();
+    String kind = e instanceof JedisConnectionException ? "" : e.getClass().getSimpleName() + ": ";
+    return kind + (message != null ? message : cause.getClass().getSimpleName());
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = RedisBackend.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("weir: the agent jar lacks " + name);
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[4096];
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        out.write(buffer, 0, n);
+      }
+      return new String(out.toByteArray(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException("weir: cannot read " + name + " from the agent jar", e);
+    }
+  }
+
+  private static String sha1(String text) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder();
+      for (byte b : digest) {
+        hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+      }
+      return hex.toString();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("weir: no SHA-1 in this JVM", e);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.weir.agent.bootstrap;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What makes a {@link BucketLimiter} cluster-wide: the {@link Backend} that holds its bucket, the
+ * bucket's key there, what the limiter does while the backend fails, and the count of its failed
+ * exchanges. Immutable but for the count; thread-safe.
+ */
+public final class ClusterScope {
+  /** What a cluster limit does while its backend fails ({@code onBackendFailure}). */
+  public enum OnFailure {
+    /** Limit with a local bucket of the same settings (each JVM on its own). */
+    LOCAL("cluster (local fallback)"),
+    /** Admit every call. */
+    ALLOW("cluster (allowing all)"),
+    /** Limit every call, retry-after 1 s. */
+    REJECT("cluster (rejecting all)");
+
+    final String scope;
+
+    OnFailure(String scope) {
+      this.scope = scope;
+    }
+  }
+
+  private final Backend backend;
+  private final String keyBase;
+  private final OnFailure onFailure;
+  private final LongAdder failures = new LongAdder();
+
+  /**
+   * Creates the cluster scope of one limiter.
+   *
+   * @param backend the backend
+   * @param keyPrefix the configured {@code backendKeyPrefix}, or empty
+   * @param limiterName the limiter's name: its keys are {@code PREFIXweir:{NAME}} and, per key
+   *     value, {@code PREFIXweir:{NAME:KEY}} (hash-tagged whole, so that the buckets of one
+   *     limiter's keys spread over a Redis Cluster's nodes)
+   * @param onFailure what to do while the backend fails
+   */
+  public ClusterScope(Backend backend, String keyPrefix, String limiterName, OnFailure onFailure) {
+    this.backend = backend;
+    this.keyBase = keyPrefix + "weir:{" + limiterName;
+    this.onFailure = onFailure;
+  }
+
+  /**
+   * One exchange for the bucket of {@code key}; a failure is counted.
+   *
+   * @return as {@link Backend#exchange}; {@link Backend#UNAVAILABLE} at once while the backend does
+   *     not answer
+   */
+  long exchange(char op, String key, GcraBucket bucket, long permits) {
+    if (!backend.answering()) {
+      return Backend.UNAVAILABLE;
+    }
+    long answer = backend.exchange(op, key(key), bucket, permits);
+    if (answer == Backend.UNAVAILABLE) {
+      failures.increment();
+    }
+    return answer;
+  }
+
+  /**
+   * The store's key of a bucket.
+   *
+   * @param key the key value of a per-key limit; null for the limiter's one bucket
+   * @return {@code PREFIXweir:{NAME}} or {@code PREFIXweir:{NAME:KEY}}
+   */
+  public String key(String key) {
+    return key == null ? keyBase + "}" : keyBase + ":" + key + "}";
+  }
+
+  /**
+   * What the limiter does while the backend fails.
+   *
+   * @return the policy
+   */
+  public OnFailure onFailure() {
+    return onFailure;
+  }
+
+  /**
+   * The backend.
+   *
+   * @return the backend
+   */
+  public Backend backend() {
+    return backend;
+  }
+
+  /**
+   * The MBean's {@code Scope}: {@code cluster}, or while the backend fails what the limit does.
+   *
+   * @return the scope in words
+   */
+  public String scope() {
+    return backend.answering() ? "cluster" : onFailure.scope;
+  }
+
+  /**
+   * Exchanges of this limiter with the backend that failed or timed out, since its creation.
+   *
+   * @return the count
+   */
+  public long failures() {
+    return failures.sum();
+  }
+}

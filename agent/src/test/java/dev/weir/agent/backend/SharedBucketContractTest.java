@@ -1,0 +1,276 @@
+package dev.weir.agent.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.ClusterScope;
+import dev.weir.agent.bootstrap.Discipline;
+import dev.weir.agent.bootstrap.FakeClock;
+import dev.weir.agent.bootstrap.GcraBucket;
+import dev.weir.agent.config.BackendUri;
+import dev.weir.redis.RedisServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract: the shared bucket (the script on a real Redis) gives the same answers as the local
+ * core, call for call, at the same instants. The script takes the test's fake clock in place of
+ * {@code TIME} (in whole microseconds, where both agree exactly), so each case runs at exact
+ * instants on both and compares every answer and every wait.
+ */
+class SharedBucketContractTest {
+  private static RedisServer redis;
+  private static RedisBackend backend;
+  private static int limiters;
+
+  @BeforeAll
+  static void start() throws Exception {
+    redis = RedisServer.start();
+    backend = RedisBackend.start(List.of(BackendUri.parse(redis.uri())), 2000);
+    awaitAnswering(backend);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (backend != null) {
+      backend.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  static void awaitAnswering(RedisBackend b) throws InterruptedException {
+    for (int i = 0; i < 500 && !b.answering(); i++) {
+      Thread.sleep(10);
+    }
+    assertTrue(b.answering(), "the backend connects in the background");
+  }
+
+  /** One side of a case: a limiter and its clock. */
+  static final class Side {
+    final FakeClock clock = new FakeClock(0);
+    final BucketLimiter limiter;
+    final List<String> answers = new ArrayList<>();
+
+    Side(Settings s, boolean shared) {
+      GcraBucket bucket =
+          GcraBucket.create(
+              s.discipline, s.rate, s.per, s.capacity, s.wait, s.maxWaitNanos, clock.nanoTime());
+      String name = "contract-" + (++limiters);
+      ClusterScope cluster =
+          shared ? new ClusterScope(backend, "", name, ClusterScope.OnFailure.REJECT) : null;
+      limiter = new BucketLimiter(name, "test", bucket, s.permits, clock, false, cluster);
+    }
+
+    /** Acquires at {@code atMicros}; notes the answer and the wait. */
+    void acquire(long atMicros, String key) {
+      long at = TimeUnit.MICROSECONDS.toNanos(atMicros);
+      clock.set(at);
+      long answer = key == null ? limiter.acquire() : limiter.acquire(key);
+      answers.add(
+          "t="
+              + atMicros
+              + "us "
+              + (key == null ? "" : key + " ")
+              + (answer == 0 ? "admitted" : "retryAfter=" + answer + "ns")
+              + (clock.nanoTime() != at ? " after waiting " + (clock.nanoTime() - at) + "ns" : ""));
+    }
+  }
+
+  static final class Settings {
+    Discipline discipline = Discipline.TOKEN_BUCKET;
+    double rate;
+    TimeUnit per = TimeUnit.SECONDS;
+    long capacity;
+    long permits = 1;
+    boolean wait;
+    long maxWaitNanos = Long.MAX_VALUE;
+
+    Settings(double rate, long capacity) {
+      this.rate = rate;
+      this.capacity = capacity;
+    }
+  }
+
+  /** Runs the same steps on a local and a shared limiter and compares every answer. */
+  private static void same(Settings s, Consumer<Side> steps) {
+    Side local = new Side(s, false);
+    Side shared = backendSide(s);
+    steps.accept(local);
+    steps.accept(shared);
+    assertEquals(String.join("\n", local.answers), String.join("\n", shared.answers));
+    assertEquals(local.limiter.granted(), shared.limiter.granted(), "granted");
+    assertEquals(local.limiter.rejected(), shared.limiter.rejected(), "rejected");
+    assertEquals(local.limiter.waited(), shared.limiter.waited(), "waited");
+    assertEquals(0, shared.limiter.backendFailures(), "no exchange failed");
+  }
+
+  private static Side backendSide(Settings s) {
+    Side side = new Side(s, true);
+    backend.useClockForTests(side.clock);
+    return side;
+  }
+
+  private static void burst(Side side, long atMicros, int calls) {
+    for (int i = 0; i < calls; i++) {
+      side.acquire(atMicros, null);
+    }
+  }
+
+  @Test
+  void tokenBucketBurstThenRefill() {
+    same(
+        new Settings(10, 10),
+        side -> {
+          burst(side, 0, 12);
+          burst(side, 50_000, 1);
+          burst(side, 100_000, 2);
+          burst(side, 250_000, 3);
+          burst(side, 1_000_000, 11);
+          burst(side, 60_000_000, 11); // idle long after the key expired: full again
+        });
+  }
+
+  @Test
+  void threePerSecondCapacityOneStillLimits() {
+    same(
+        new Settings(3, 1),
+        side -> {
+          burst(side, 0, 2);
+          burst(side, 100_000, 1);
+          burst(side, 333_333, 1);
+          burst(side, 333_334, 2);
+          burst(side, 700_000, 2);
+        });
+  }
+
+  @Test
+  void fivePerHour() {
+    Settings s = new Settings(5, 5);
+    s.per = TimeUnit.HOURS;
+    same(
+        s,
+        side -> {
+          burst(side, 0, 6);
+          burst(side, 12L * 60 * 1_000_000, 2);
+          burst(side, 36L * 60 * 1_000_000, 3);
+        });
+  }
+
+  @Test
+  void ratesWithoutAWholeNanosecondInterval() {
+    same(new Settings(7, 3), side -> burst(side, 0, 5));
+    same(
+        new Settings(1.0 / 3, 2),
+        side -> {
+          burst(side, 0, 3);
+          burst(side, 3_000_000, 2);
+        });
+  }
+
+  @Test
+  void permitsPerCall() {
+    Settings s = new Settings(10, 10);
+    s.permits = 3;
+    same(
+        s,
+        side -> {
+          burst(side, 0, 4);
+          burst(side, 200_000, 1);
+          burst(side, 300_000, 1);
+        });
+  }
+
+  @Test
+  void tokenBucketWait() {
+    Settings s = new Settings(10, 10);
+    s.wait = true;
+    s.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(500);
+    same(s, side -> burst(side, 0, 17));
+  }
+
+  @Test
+  void leakyPolicing() {
+    Settings s = new Settings(5, 3);
+    s.discipline = Discipline.POLICING;
+    same(
+        s,
+        side -> {
+          burst(side, 0, 4);
+          burst(side, 150_000, 1);
+          burst(side, 200_000, 2);
+        });
+  }
+
+  @Test
+  void leakyShapingQueue() {
+    Settings s = new Settings(10, 5);
+    s.discipline = Discipline.SHAPING;
+    same(
+        s,
+        side -> {
+          burst(side, 0, 7);
+          burst(side, 250_000, 3);
+        });
+  }
+
+  @Test
+  void leakyShapingWaitBounded() {
+    Settings s = new Settings(20, 3);
+    s.discipline = Discipline.SHAPING;
+    s.wait = true;
+    s.maxWaitNanos = TimeUnit.MILLISECONDS.toNanos(120);
+    same(s, side -> burst(side, 0, 6));
+  }
+
+  @Test
+  void perKeyBuckets() {
+    same(
+        new Settings(1, 2),
+        side -> {
+          for (String key : new String[] {"a", "b", "a", "a", "c", "b", "b"}) {
+            side.acquire(0, key);
+          }
+          side.acquire(1_000_000, "a");
+          side.acquire(1_000_000, "a");
+        });
+  }
+
+  /** SPEC "Live control": 10/s capacity 10, 3 taken, capacity 5 and rate 5 at t. */
+  @Test
+  void liveChangeKeepsThePermitsOnHand() {
+    same(
+        new Settings(10, 10),
+        side -> {
+          burst(side, 0, 3);
+          side.limiter.change(5, TimeUnit.SECONDS, 5, false);
+          burst(side, 0, 6); // exactly 5 pass
+          side.limiter.change(5, TimeUnit.SECONDS, 10, false);
+          burst(side, 0, 1); // none: raising the capacity adds none
+          burst(side, 200_000, 2); // the next at t + 200 ms
+        });
+  }
+
+  @Test
+  void refundAndProbe() {
+    same(
+        new Settings(2, 2),
+        side -> {
+          burst(side, 0, 2);
+          side.answers.add("probe " + side.limiter.probe(null));
+          side.limiter.refund(null);
+          side.answers.add("probe after refund " + side.limiter.probe(null));
+          burst(side, 0, 2);
+          side.answers.add("available " + side.limiter.availablePermits());
+          side.clock.set(TimeUnit.MILLISECONDS.toNanos(600));
+          side.answers.add("available later " + side.limiter.availablePermits());
+        });
+  }
+}
