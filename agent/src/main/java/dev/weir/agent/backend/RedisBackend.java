@@ -18,6 +18,8 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
@@ -58,6 +60,12 @@ public final class RedisBackend extends Backend {
   /** The pause between two probes of a backend that is down, in milliseconds. */
   static final long PROBE_MILLIS = 100;
 
+  /**
+   * The longest the first calls wait for the first connect, as the application starts (the client's
+   * classes load then), in milliseconds.
+   */
+  static final long FIRST_CONNECT_MILLIS = 3000;
+
   /** The script: the core's GCRA on one key. */
   static final String SCRIPT = resource("gcra.lua");
 
@@ -76,6 +84,9 @@ public final class RedisBackend extends Backend {
   private volatile boolean answering;
 
   private volatile boolean closed;
+
+  /** Counted down once the first connect has succeeded or failed. */
+  private final CountDownLatch firstOutcome = new CountDownLatch(1);
 
   /** Tests only: the clock whose readings the script takes in place of {@code TIME}; or null. */
   private volatile NanoClock scriptClock;
@@ -111,6 +122,21 @@ public final class RedisBackend extends Backend {
 
   @Override
   public boolean answering() {
+    return answering;
+  }
+
+  @Override
+  public boolean awaitAnswering() {
+    if (!answering && firstOutcome.getCount() > 0) {
+      try {
+        // the first attempt's steps (connect, AUTH, SELECT, PING, SCRIPT LOAD) are each bounded by
+        // the timeout; the JVM loading the client's classes as it starts is not
+        firstOutcome.await(
+            Math.max(FIRST_CONNECT_MILLIS, 5L * timeoutMillis), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // kept for the caller; this call takes its fallback
+      }
+    }
     return answering;
   }
 
@@ -231,6 +257,7 @@ public final class RedisBackend extends Backend {
 
   /** Connects if needed and probes until Redis answers (or the backend is closed). */
   private void probe(boolean starting) {
+    long started = System.nanoTime();
     boolean reported = !starting;
     try {
       while (!closed) {
@@ -249,13 +276,22 @@ public final class RedisBackend extends Backend {
             answering = true;
             probing = false;
           }
+          firstOutcome.countDown();
           if (!starting) {
             AgentLog.info("backend " + described + " answers again; cluster limits use it");
-          } else {
-            AgentLog.debug("backend " + described + " connected, script " + SHA + " loaded");
+          } else if (AgentLog.debugEnabled()) {
+            AgentLog.debug(
+                "backend "
+                    + described
+                    + " connected, script "
+                    + SHA
+                    + " loaded, in "
+                    + (System.nanoTime() - started) / 1_000_000L
+                    + " ms");
           }
           return;
         } catch (RuntimeException e) {
+          firstOutcome.countDown();
           if (!reported) {
             reported = true;
             AgentLog.error(
@@ -346,6 +382,7 @@ public final class RedisBackend extends Backend {
       closed = true;
       answering = false;
     }
+    firstOutcome.countDown();
     UnifiedJedis c = client;
     if (c != null) {
       try {

@@ -51,6 +51,17 @@ public abstract class Backend {
   public abstract boolean answering();
 
   /**
+   * Whether the backend answers, waiting for the outcome of the first connect if it is under way
+   * (at most the exchange timeout), so that the calls made as the application starts find the
+   * backend rather than the fallback.
+   *
+   * @return true if exchanges are tried
+   */
+  public boolean awaitAnswering() {
+    return answering();
+  }
+
+  /**
    * The backend for messages, its password hidden.
    *
    * @return for example {@code redis://127.0.0.1:6379}

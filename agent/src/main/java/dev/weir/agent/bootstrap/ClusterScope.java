@@ -52,7 +52,7 @@ public final class ClusterScope {
    *     not answer
    */
   long exchange(char op, String key, GcraBucket bucket, long permits) {
-    if (!backend.answering()) {
+    if (!backend.answering() && !backend.awaitAnswering()) {
       return Backend.UNAVAILABLE;
     }
     long answer = backend.exchange(op, key(key), bucket, permits);
