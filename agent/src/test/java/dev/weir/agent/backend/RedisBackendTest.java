@@ -1,0 +1,203 @@
+package dev.weir.agent.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.ClusterScope;
+import dev.weir.agent.bootstrap.Discipline;
+import dev.weir.agent.bootstrap.FakeClock;
+import dev.weir.agent.bootstrap.GcraBucket;
+import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.config.BackendUri;
+import dev.weir.redis.RedisServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The Redis backend's own duties, against a real {@code redis-server}. */
+class RedisBackendTest {
+  private RedisServer redis;
+  private RedisBackend backend;
+  private int limiters;
+
+  @BeforeEach
+  void start() throws Exception {
+    redis = RedisServer.start();
+    backend = RedisBackend.start(List.of(BackendUri.parse(redis.uri())), 100);
+    SharedBucketContractTest.awaitAnswering(backend);
+  }
+
+  @AfterEach
+  void stop() {
+    AgentLog.capture(false);
+    backend.close();
+    redis.close();
+  }
+
+  private BucketLimiter limiter(
+      Discipline discipline, double rate, long capacity, ClusterScope.OnFailure onFailure) {
+    String name = "unit-" + (++limiters);
+    GcraBucket bucket =
+        GcraBucket.create(discipline, rate, TimeUnit.SECONDS, capacity, false, Long.MAX_VALUE, 0);
+    return new BucketLimiter(
+        name,
+        "test",
+        bucket,
+        1,
+        NanoClock.SYSTEM,
+        false,
+        new ClusterScope(backend, "", name, onFailure));
+  }
+
+  private long pttl(String key) throws Exception {
+    String reply = redis.command("PTTL", key);
+    return Long.parseLong(reply.substring(1));
+  }
+
+  /** A TTL rounding to 0 would store nothing; a missing one would keep the key for ever. */
+  @Test
+  void everyWriteLeavesAnExpiryOfTheTimeUntilIdle() throws Exception {
+    BucketLimiter tokens = limiter(Discipline.TOKEN_BUCKET, 3, 1, ClusterScope.OnFailure.REJECT);
+    BucketLimiter policing = limiter(Discipline.POLICING, 50, 5, ClusterScope.OnFailure.REJECT);
+    BucketLimiter shaping = limiter(Discipline.SHAPING, 50, 5, ClusterScope.OnFailure.REJECT);
+    for (BucketLimiter l : List.of(tokens, policing, shaping)) {
+      String key = l.cluster().key(null);
+      long admitted = 0;
+      for (int i = 0; i < 30; i++) {
+        if (l.acquire() == 0) {
+          admitted++;
+        }
+        long ttl = pttl(key);
+        // the bucket is busy right after a call: its key exists, expiring when it is idle again
+        assertTrue(ttl >= 1 && ttl <= 400, key + " after call " + i + ": PTTL " + ttl);
+        if (i % 10 == 9) {
+          l.refund(null);
+          long afterRefund = pttl(key);
+          assertTrue(
+              afterRefund == -2 || afterRefund >= 1, key + " after a refund: " + afterRefund);
+        }
+        Thread.sleep(3);
+      }
+      assertTrue(admitted >= 1, key + " admitted " + admitted);
+    }
+    assertTrue(
+        tokens.rejected() > 0, "3/s capacity 1 still limits: " + tokens.granted() + " granted");
+  }
+
+  @Test
+  void aServerThatForgotTheScriptGetsItAgain() throws Exception {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, 2, ClusterScope.OnFailure.REJECT);
+    assertEquals(0, l.acquire());
+    assertEquals("+OK", redis.command("SCRIPT", "FLUSH"));
+    assertEquals(0, l.acquire());
+    assertNotEquals(0, l.acquire(), "the third call of capacity 2 is limited: the state held");
+    assertEquals(0, l.backendFailures());
+  }
+
+  @Test
+  void aKeyHoldingSomethingElseFailsItsCallsOnly() throws Exception {
+    AgentLog.capture(true);
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 10, 2, ClusterScope.OnFailure.REJECT);
+    redis.command("SET", l.cluster().key(null), "not a bucket");
+    for (int i = 0; i < 3; i++) {
+      assertEquals(TimeUnit.SECONDS.toNanos(1), l.acquire(), "reject: retry after 1 s");
+    }
+    assertTrue(backend.answering(), "the backend itself answers");
+    assertEquals(3, l.backendFailures());
+    BucketLimiter other = limiter(Discipline.TOKEN_BUCKET, 10, 2, ClusterScope.OnFailure.REJECT);
+    assertEquals(0, other.acquire());
+    List<String> log = AgentLog.capture(false);
+    assertEquals(
+        1,
+        log.stream().filter(s -> s.contains("holds no Weir bucket state")).count(),
+        log.toString());
+  }
+
+  /** Many threads on one shared bucket at one frozen instant: exactly its capacity, no more. */
+  @Test
+  void manyThreadsAtOneInstantTakeExactlyTheCapacity() throws Exception {
+    FakeClock frozen = new FakeClock(5_000_000_000L);
+    backend.useClockForTests(frozen);
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1000, 250, ClusterScope.OnFailure.REJECT);
+    CountDownLatch go = new CountDownLatch(1);
+    List<CompletableFuture<Integer>> threads = new ArrayList<>();
+    for (int t = 0; t < 16; t++) {
+      threads.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  go.await();
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+                int admitted = 0;
+                for (int i = 0; i < 100; i++) {
+                  if (l.acquire() == 0) {
+                    admitted++;
+                  }
+                }
+                return admitted;
+              },
+              java.util.concurrent.Executors.newSingleThreadExecutor()));
+    }
+    go.countDown();
+    int total = 0;
+    for (CompletableFuture<Integer> f : threads) {
+      total += f.get();
+    }
+    assertEquals(250, total);
+    assertEquals(250, l.granted());
+    assertEquals(1350, l.rejected());
+    assertEquals(0, l.backendFailures());
+  }
+
+  /** A paused Redis: calls answered within the timeout, the fallback, then Redis again. */
+  @Test
+  void aStalledRedisIsLeftWithinTheTimeoutAndUsedAgain() throws Exception {
+    AgentLog.capture(true);
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1, 3, ClusterScope.OnFailure.LOCAL);
+    assertEquals(0, l.acquire());
+    CompletableFuture<String> sleep =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return redis.command("DEBUG", "SLEEP", "1");
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    Thread.sleep(100);
+    long start = System.nanoTime();
+    long answer = l.acquire();
+    long took = System.nanoTime() - start;
+    assertEquals(0, answer, "the local fallback admits: a full local bucket");
+    assertTrue(
+        took < TimeUnit.MILLISECONDS.toNanos(250), "answered in " + took / 1_000_000 + " ms");
+    assertFalse(backend.answering());
+    assertEquals("cluster (local fallback)", l.scope());
+    start = System.nanoTime();
+    l.acquire();
+    assertTrue(
+        System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(20),
+        "while down, calls never wait for Redis");
+    assertEquals("+OK", sleep.get());
+    for (int i = 0; i < 300 && !backend.answering(); i++) {
+      Thread.sleep(10);
+    }
+    assertTrue(backend.answering(), "probed back");
+    assertEquals("cluster", l.scope());
+    assertEquals(1, l.backendFailures());
+    assertEquals(
+        1, log.stream().filter(s -> s.contains("does not answer")).count(), log.toString());
+    assertEquals(1, log.stream().filter(s -> s.contains("answers again")).count(), log.toString());
+  }
+}
