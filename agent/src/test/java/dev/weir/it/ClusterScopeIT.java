@@ -254,7 +254,7 @@ class ClusterScopeIT {
         admitted + " admitted in " + millis + " ms after Redis answered again\n" + all);
     assertTrue(r.longValue("backendFailures") >= 1, all);
     assertTrue(
-        r.err.contains("does not answer") && r.err.contains("answers again"),
+        r.err.contains("does not answer") && r.err.contains("answers again; cluster limits use it"),
         "the outage logged once, and its end\n" + all);
     assertEquals(
         1,
