@@ -3,6 +3,7 @@ package dev.weir.agent.backend;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.Backend;
+import dev.weir.agent.bootstrap.ClusterScope;
 import dev.weir.agent.bootstrap.GcraBucket;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.BackendUri;
@@ -155,13 +156,13 @@ public final class RedisBackend extends Backend {
   }
 
   @Override
-  public long exchange(char op, String key, GcraBucket bucket, long permits) {
+  public long exchange(ClusterScope scope, char op, String key, GcraBucket bucket, long permits) {
     UnifiedJedis c = client;
     if (c == null || !answering) {
       return UNAVAILABLE;
     }
     List<String> keys = Collections.singletonList(key);
-    List<String> args = arguments(op, bucket, permits);
+    List<String> args = arguments(scope, op, bucket, permits);
     try {
       Object answer;
       try {
@@ -193,28 +194,57 @@ public final class RedisBackend extends Backend {
     }
   }
 
-  private List<String> arguments(char op, GcraBucket bucket, long permits) {
-    long[] s = bucket.sharedSettings(permits);
-    String discipline;
-    switch (bucket.discipline()) {
-      case TOKEN_BUCKET:
-        discipline = "t";
-        break;
-      case POLICING:
-        discipline = "p";
-        break;
-      default:
-        discipline = "s";
+  /**
+   * A limiter's settings as script arguments: derived once per bucket (a live change's new one).
+   */
+  private static final class Prepared {
+    final GcraBucket bucket;
+    final long permits;
+    final String[] settings;
+
+    Prepared(GcraBucket bucket, long permits) {
+      this.bucket = bucket;
+      this.permits = permits;
+      long[] s = bucket.sharedSettings(permits);
+      settings = new String[s.length + 1];
+      for (int i = 0; i < s.length; i++) {
+        settings[i] = Long.toString(s[i]);
+      }
+      switch (bucket.discipline()) {
+        case TOKEN_BUCKET:
+          settings[s.length] = "t";
+          break;
+        case POLICING:
+          settings[s.length] = "p";
+          break;
+        default:
+          settings[s.length] = "s";
+      }
+    }
+  }
+
+  private static final String[] OPS = new String[128];
+
+  static {
+    for (char op : new char[] {ACQUIRE, PROBE, REFUND, VIEW}) {
+      OPS[op] = String.valueOf(op);
+    }
+  }
+
+  /** ARGV: the operation, the settings, and in tests the test clock's reading. */
+  private List<String> arguments(ClusterScope scope, char op, GcraBucket bucket, long permits) {
+    Object slot = scope.prepared();
+    Prepared p = slot instanceof Prepared ? (Prepared) slot : null;
+    if (p == null || p.bucket != bucket || p.permits != permits) {
+      p = new Prepared(bucket, permits);
+      scope.prepared(p);
     }
     NanoClock testClock = scriptClock;
-    String[] values = new String[testClock == null ? 11 : 12];
-    values[0] = String.valueOf(op);
-    for (int i = 0; i < s.length; i++) {
-      values[i + 1] = Long.toString(s[i]);
-    }
-    values[10] = discipline;
+    String[] values = new String[p.settings.length + (testClock == null ? 1 : 2)];
+    values[0] = OPS[op];
+    System.arraycopy(p.settings, 0, values, 1, p.settings.length);
     if (testClock != null) {
-      values[11] = Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
+      values[values.length - 1] = Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
     }
     return Arrays.asList(values);
   }

@@ -31,6 +31,8 @@ public abstract class Backend {
    * One exchange with the shared bucket {@code key}, with {@code bucket}'s settings (they travel
    * with each exchange, so every JVM must configure a cluster limit alike).
    *
+   * @param scope the limiter's cluster scope, whose {@link ClusterScope#prepared} slot the backend
+   *     may use to keep what it derives from the settings
    * @param op {@link #ACQUIRE}, {@link #PROBE}, {@link #REFUND} or {@link #VIEW}
    * @param key the store's key of the bucket
    * @param bucket the settings, in whose ticks the answer comes
@@ -40,7 +42,8 @@ public abstract class Backend {
    *     #PROBE} and {@link #VIEW} ticks {@code >= 0}; {@link #UNAVAILABLE} if the backend failed or
    *     did not answer in time (then nothing may be assumed about the state)
    */
-  public abstract long exchange(char op, String key, GcraBucket bucket, long permits);
+  public abstract long exchange(
+      ClusterScope scope, char op, String key, GcraBucket bucket, long permits);
 
   /**
    * Whether the backend answers: false from a failed exchange until a background probe gets an

@@ -29,6 +29,9 @@ public final class ClusterScope {
   private final OnFailure onFailure;
   private final LongAdder failures = new LongAdder();
 
+  /** The backend's slot: what it derived from this limiter's settings; null at first. */
+  private volatile Object prepared;
+
   /**
    * Creates the cluster scope of one limiter.
    *
@@ -55,7 +58,7 @@ public final class ClusterScope {
     if (!backend.answering() && !backend.awaitAnswering()) {
       return Backend.UNAVAILABLE;
     }
-    long answer = backend.exchange(op, key(key), bucket, permits);
+    long answer = backend.exchange(this, op, key(key), bucket, permits);
     if (answer == Backend.UNAVAILABLE) {
       failures.increment();
     }
@@ -106,5 +109,24 @@ public final class ClusterScope {
    */
   public long failures() {
     return failures.sum();
+  }
+
+  /**
+   * The backend's slot for this limiter: what it derived from the settings it was last given (its
+   * prepared script arguments), so that it need not derive them on every call.
+   *
+   * @return what the backend put; null at first
+   */
+  public Object prepared() {
+    return prepared;
+  }
+
+  /**
+   * Sets the backend's slot (see {@link #prepared()}).
+   *
+   * @param value what the backend keeps; immutable, as threads read it without a lock
+   */
+  public void prepared(Object value) {
+    prepared = value;
   }
 }

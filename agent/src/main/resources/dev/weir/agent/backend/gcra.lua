@@ -14,12 +14,15 @@
 -- ARGV[12] (tests only) now in microseconds, in place of TIME (the expiry, in Redis's own time,
 --          then gets a minute more)
 --
--- The state is GcraBucket.fullAt, the theoretical arrival time, stored as "S O TPN T BURST":
+-- The state is GcraBucket.fullAt, the theoretical arrival time, stored as "S O|TPN T BURST":
 -- fullAt = S seconds + O ticks, so every number stays an exact Lua double (below 2^53) however
--- late the epoch; TPN, T and BURST are the settings it was written with, for a live change.
+-- late the epoch; TPN, T and BURST are the settings it was written with, for a live change (a
+-- string compare per call; parsed only when they differ). Straight-line code, no closures: the
+-- script runs once per acquire.
 -- Answers, in ticks: acquire >= 0 admitted after waiting that long; < 0 limited, admissible after
 -- -answer (<= -2^61: never); probe >= 0 retry-after; view >= 0 ahead.
 local NEVER = 2 ^ 61
+local key = KEYS[1]
 local op = ARGV[1]
 local tpn = tonumber(ARGV[2])
 local interval = tonumber(ARGV[3])
@@ -29,8 +32,7 @@ local freeLimit = tonumber(ARGV[6])
 local retryBase = tonumber(ARGV[7])
 local emptyAhead = tonumber(ARGV[8])
 local clockBackLimit = tonumber(ARGV[9])
-local burst = tonumber(ARGV[10])
-local discipline = ARGV[11]
+local settings = ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. ARGV[10]
 
 local nowS, nowMicros
 if ARGV[12] then
@@ -41,109 +43,107 @@ else
   nowS = tonumber(time[1])
   nowMicros = tonumber(time[2])
 end
+local nowO = nowMicros * 1000 * tpn -- now = nowS seconds + nowO ticks
 
--- fullAt - now in ticks of `perNano` per nanosecond
-local function aheadOf(s, o, perNano)
-  return (s - nowS) * 1000000000 * perNano + (o - nowMicros * 1000 * perNano)
-end
-
--- GcraBucket.aheadAfterChange: a state written with other settings, by the live-change rules
-local function converted(ahead, oldTpn, oldT, oldBurst)
-  local a = math.max(ahead, 0)
-  local result
-  if discipline == 't' then
-    -- permits on hand kept (floor), clamped to the new capacity; none added
-    local kept = math.floor((oldBurst - a) * interval / oldT)
-    result = burst - math.min(kept, burst)
-  elseif discipline == 'p' then
-    result = math.ceil(a * interval / oldT) -- the water level kept, rounded up
-  else
-    -- the last departure keeps its slot; the next leaves one new interval after it
-    result = math.ceil((ahead - oldT) * tpn / oldTpn) + interval
-  end
-  if result <= 0 then
-    return 0
-  end
-  return math.min(result, NEVER)
-end
-
-local key = KEYS[1]
-local ahead = 0 -- no key: idle (a token bucket full, a leaky bucket drained)
+-- ahead: fullAt - now, in ticks; no key: idle (a token bucket full, a leaky bucket drained)
+local ahead = 0
 local stored = redis.call('GET', key)
 if stored then
-  local s, o, oldTpn, oldT, oldBurst =
-    string.match(stored, '^(%-?%d+) (%-?%d+) (%d+) (%d+) (%d+)$')
-  if not s then
+  local bar = string.find(stored, '|', 1, true)
+  local space = bar and string.find(stored, ' ', 1, true)
+  local s = space and tonumber(string.sub(stored, 1, space - 1))
+  local o = space and tonumber(string.sub(stored, space + 1, bar - 1))
+  if not o then
     return redis.error_reply('WEIR_STATE ' .. key .. ' holds no Weir bucket state')
   end
-  oldTpn = tonumber(oldTpn)
-  ahead = aheadOf(tonumber(s), tonumber(o), oldTpn)
-  if oldTpn ~= tpn or tonumber(oldT) ~= interval or tonumber(oldBurst) ~= burst then
-    ahead = converted(ahead, oldTpn, tonumber(oldT), tonumber(oldBurst))
+  local written = string.sub(stored, bar + 1)
+  if written == settings then
+    ahead = (s - nowS) * 1000000000 * tpn + (o - nowO)
+  else
+    -- written with other settings: GcraBucket.aheadAfterChange, by the live-change rules
+    local oldTpn, oldT, oldBurst = string.match(written, '^(%d+) (%d+) (%d+)$')
+    oldTpn = tonumber(oldTpn)
+    oldT = tonumber(oldT)
+    oldBurst = tonumber(oldBurst)
+    if not oldBurst then
+      return redis.error_reply('WEIR_STATE ' .. key .. ' holds no Weir bucket state')
+    end
+    local old = (s - nowS) * 1000000000 * oldTpn + (o - nowMicros * 1000 * oldTpn)
+    local a = math.max(old, 0)
+    local burst = tonumber(ARGV[10])
+    if ARGV[11] == 't' then
+      -- permits on hand kept (floor), clamped to the new capacity; none added
+      local kept = math.floor((oldBurst - a) * interval / oldT)
+      ahead = burst - math.min(kept, burst)
+    elseif ARGV[11] == 'p' then
+      ahead = math.ceil(a * interval / oldT) -- the water level kept, rounded up
+    else
+      -- the last departure keeps its slot; the next leaves one new interval after it
+      ahead = math.ceil((old - oldT) * tpn / oldTpn) + interval
+    end
+    ahead = math.min(math.max(ahead, 0), NEVER)
   end
-end
-
--- fullAt = now + ahead, written with an expiry of the time until the bucket is idle (never 0)
-local function store(newAhead)
-  if newAhead <= 0 then
-    redis.call('DEL', key)
-    return
-  end
-  local millis = math.ceil(newAhead / (1000000 * tpn))
-  if ARGV[12] then
-    millis = millis + 60000 -- tests: the state's time is theirs, the expiry Redis's own
-  end
-  redis.call('SET', key,
-    string.format('%d %.0f %d %.0f %.0f', nowS, nowMicros * 1000 * tpn + newAhead, tpn,
-      interval, burst),
-    'PX', string.format('%d', math.max(millis, 1)))
-end
-
--- GcraBucket.limited: the retry-after beyond the free part
-local function limited(needed)
-  local retry = needed - retryBase
-  if retry >= NEVER or interval >= NEVER then
-    return -NEVER
-  end
-  return -retry
 end
 
 if op == 'v' then
   return math.max(ahead, 0)
 end
+
+local write = nil -- the new ahead to store, if any
+local answer
 if op == 'r' then
   if stored then
-    store(ahead - cost) -- the costs of calls add: taking one away leaves the others'
+    write = ahead - cost -- the costs of calls add: taking one away leaves the others'
   end
-  return 0
+  answer = 0
+elseif ahead > admitLimit and ahead <= clockBackLimit then
+  -- the bucket is just fuller than any call can use: limited (GcraBucket.limited)
+  answer = ahead + cost - retryBase
+  if answer >= NEVER or interval >= NEVER then
+    answer = NEVER
+  end
+  if op == 'a' then
+    answer = -answer
+  end
+else
+  if ahead > admitLimit then
+    -- Redis's clock went back (or a failover reached a server whose clock is behind) by more
+    -- than the burst plus the longest wait: the bucket is taken as empty
+    -- (GcraBucket.resetAfterClockStep)
+    ahead = emptyAhead
+    if op == 'a' then
+      write = ahead
+    end
+  end
+  local needed = math.max(ahead, 0) + cost
+  if op == 'p' then
+    answer = 0
+    if needed > retryBase then
+      answer = math.min(needed - retryBase, NEVER)
+    end
+  elseif needed > admitLimit then
+    answer = needed - retryBase -- limited (GcraBucket.limited)
+    if answer >= NEVER or interval >= NEVER then
+      answer = NEVER
+    end
+    answer = -answer
+  else
+    write = needed
+    answer = math.max(needed - freeLimit, 0)
+  end
 end
 
-local reset = false
-if ahead > admitLimit then
-  if ahead <= clockBackLimit then
-    -- the bucket is just fuller than any call can use
-    if op == 'p' then
-      return -limited(ahead + cost)
+-- fullAt = now + write, with an expiry of the time until the bucket is idle again (never 0)
+if write then
+  if write <= 0 then
+    redis.call('DEL', key)
+  else
+    local millis = math.ceil(write / (1000000 * tpn))
+    if ARGV[12] then
+      millis = millis + 60000 -- tests: the state's time is theirs, the expiry Redis's own
     end
-    return limited(ahead + cost)
+    redis.call('SET', key, nowS .. ' ' .. string.format('%.0f', nowO + write) .. '|' .. settings,
+      'PX', millis)
   end
-  -- Redis's clock went back (or a failover reached a server whose clock is behind) by more than
-  -- the burst plus the longest wait: take the bucket as empty (GcraBucket.resetAfterClockStep)
-  ahead = emptyAhead
-  reset = true
 end
-local needed = math.max(ahead, 0) + cost
-if op == 'p' then
-  if needed <= retryBase then
-    return 0
-  end
-  return -limited(needed)
-end
-if needed > admitLimit then
-  if reset then
-    store(ahead)
-  end
-  return limited(needed)
-end
-store(needed)
-return math.max(needed - freeLimit, 0)
+return answer

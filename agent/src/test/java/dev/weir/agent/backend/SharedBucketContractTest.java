@@ -258,6 +258,20 @@ class SharedBucketContractTest {
         });
   }
 
+  /** Redis's clock is a wall clock: a step back beyond the margin takes the bucket as empty. */
+  @Test
+  void clockSteppingBack() {
+    same(
+        new Settings(10, 10),
+        side -> {
+          burst(side, 10_000_000, 10);
+          burst(side, 9_500_000, 2); // back 0.5 s: within the margin, just fuller
+          side.answers.add("probe " + side.limiter.probe(null));
+          burst(side, 5_000_000, 2); // back 5 s: beyond it, taken as empty
+          burst(side, 5_100_000, 2);
+        });
+  }
+
   @Test
   void refundAndProbe() {
     same(
