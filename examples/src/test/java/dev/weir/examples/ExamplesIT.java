@@ -166,6 +166,74 @@ class ExamplesIT {
     }
   }
 
+  /**
+   * The fleet example, as the README runs it: against the Redis on 127.0.0.1:6379 if one answers,
+   * else one this test starts there (skipped loudly only if there is no {@code redis-server}).
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void twoInstancesHoldOneLimitThroughRedis(String jdk) throws Exception {
+    Process redis = null;
+    if (!answers(6379)) {
+      String binary =
+          Stream.of("/usr/bin/redis-server", "/usr/local/bin/redis-server")
+              .filter(f -> new File(f).canExecute())
+              .findFirst()
+              .orElse(null);
+      if (binary == null) {
+        System.err.println("!!! NO redis-server FOUND: the fleet example's test is SKIPPED");
+        org.junit.jupiter.api.Assumptions.abort("no redis-server");
+      }
+      redis =
+          new ProcessBuilder(binary, "--port", "6379", "--bind", "127.0.0.1", "--save", "")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      for (int i = 0; i < 200 && !answers(6379); i++) {
+        Thread.sleep(20);
+      }
+    }
+    try {
+      String out =
+          run(
+              jdk,
+              "-javaagent:" + AGENT + "=config=" + DIR + "/weir-fleet.yaml",
+              "-cp",
+              JAR,
+              "dev.weir.examples.FleetPayments");
+      Matcher together =
+          Pattern.compile(
+                  "Together: (\\d+) calls admitted in 5 s; 'payments' scope: cluster, cluster")
+              .matcher(out);
+      assertTrue(together.find(), out);
+      long total = Long.parseLong(together.group(1));
+      // one bucket of 100/s, burst 20, for both: the instances' five seconds overlap within one
+      // more, and each made one call before its first second
+      assertTrue(total <= 20 + 100 * 6 + 2, "together " + total + ": " + out);
+      assertTrue(total >= 400, "together " + total + ": " + out);
+      Matcher row =
+          Pattern.compile("\\n\\s+3 \\|\\s+(\\d+) \\|\\s+(\\d+) \\|\\s+(\\d+)").matcher(out);
+      assertTrue(row.find(), out);
+      assertTrue(Long.parseLong(row.group(1)) > 0 && Long.parseLong(row.group(2)) > 0, out);
+    } finally {
+      if (redis != null) {
+        redis.destroy();
+        redis.waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  private static boolean answers(int port) {
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+      s.setSoTimeout(1000);
+      s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.UTF_8));
+      byte[] buffer = new byte[5];
+      return s.getInputStream().read(buffer) > 0;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
   private static java.net.http.HttpResponse<String> get(
       java.net.http.HttpClient client, String uri, String forwardedFor) throws Exception {
     java.net.http.HttpRequest.Builder request =
