@@ -12,6 +12,8 @@
 #   InterruptedWaiters    the rate a shaping bucket keeps while its waiters are interrupted
 #   HttpGateBenchmark     the gate in front of servlets, per request
 #   WebThroughput         requests/s on an embedded Tomcat with and without the agent
+#   RedisThroughput       cluster scope: acquires/s and latency on a local redis-server, beside
+#                         Bucket4j's Redis backend and PING; one JVM, then two at once
 # Usage: benchmarks/run.sh        (needs a JDK 17+ and Maven; builds first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,5 +40,25 @@ java -cp "$JAR" dev.weir.benchmarks.ShapingAccuracy 5 | tee "$OUT/shaping.txt"
 java -cp "$JAR" dev.weir.benchmarks.InterruptedWaiters 10 | tee -a "$OUT/shaping.txt"
 jmh -t 1 -f 2 -rf json -rff "$OUT/http-gate.json" HttpGateBenchmark
 java -cp "$JAR" dev.weir.benchmarks.WebThroughput 8 4 "$AGENT" | tee "$OUT/web.txt"
+redis_bench() {
+  # a redis-server of its own, on a free port of 127.0.0.1, no persistence
+  local port cfg server other start
+  port=$(java -cp "$JAR" dev.weir.benchmarks.RedisThroughput --free-port)
+  cfg="$OUT/redis-bench.yaml"
+  printf 'backend: redis://127.0.0.1:%s\nlimits:\n  - name: redis-bench\n    tokenBucket: { rate: 100000000, capacity: 100000000 }\n    scope: cluster\n' "$port" > "$cfg"
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no > "$OUT/redis-server.log" &
+  server=$!
+  sleep 1
+  local run=(java "-javaagent:$AGENT=config=$cfg" -cp "$JAR" dev.weir.benchmarks.RedisThroughput "$port" 5)
+  "${run[@]}" ping,weir,bucket4j 1,8 | tee "$OUT/redis.txt"
+  start=$(( $(date +%s%3N) + 4000 ))  # two JVMs whose cells start together
+  "${run[@]}" weir,bucket4j 1,8 "$start" > "$OUT/redis-jvm1.txt" &
+  other=$!
+  "${run[@]}" weir,bucket4j 1,8 "$start" > "$OUT/redis-jvm2.txt"
+  wait "$other"
+  cat "$OUT/redis-jvm1.txt" "$OUT/redis-jvm2.txt"
+  kill "$server"
+}
+redis_bench
 java -cp "$JAR" dev.weir.benchmarks.Report "$OUT" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

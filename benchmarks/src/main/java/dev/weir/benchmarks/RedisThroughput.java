@@ -29,10 +29,13 @@ import redis.clients.jedis.RedisClient;
  * cost measured is the exchange's.
  *
  * <p>{@code java -javaagent:weir-agent.jar=config=CONFIG -cp weir-benchmarks.jar
- * dev.weir.benchmarks.RedisThroughput PORT SECONDS MODES THREADS} with {@code MODES} a comma list
- * of {@code ping}, {@code weir}, {@code bucket4j} and {@code THREADS} a comma list of thread
- * counts; prints one line per cell: {@code redis MODE THREADS OPS_PER_S P50_US P99_US}. {@code
- * benchmarks/run.sh} starts the server, writes the config and runs it (two JVMs at once too).
+ * dev.weir.benchmarks.RedisThroughput PORT SECONDS MODES THREADS [START_AT_MILLIS]} with {@code
+ * MODES} a comma list of {@code ping}, {@code weir}, {@code bucket4j} and {@code THREADS} a comma
+ * list of thread counts; prints one line per cell: {@code redis MODE THREADS OPS_PER_S P50_US
+ * P99_US}. Two JVMs given the same {@code START_AT_MILLIS} (wall clock) start their first cell
+ * together and keep in step (each cell is a second of warm-up and {@code SECONDS} of measurement).
+ * {@code benchmarks/run.sh} starts the server, writes the config and runs it, in one JVM and in two
+ * at once.
  */
 public final class RedisThroughput {
   private RedisThroughput() {}
@@ -47,10 +50,17 @@ public final class RedisThroughput {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args[0].equals("--free-port")) {
+      try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+        System.out.println(s.getLocalPort());
+      }
+      return;
+    }
     int port = Integer.parseInt(args[0]);
     int seconds = Integer.parseInt(args[1]);
     String[] modes = args[2].split(",");
     String[] threads = args[3].split(",");
+    long startAt = args.length > 4 ? Long.parseLong(args[4]) : 0;
     RedisClient jedis =
         RedisClient.builder().hostAndPort("127.0.0.1", port).poolConfig(pool()).build();
     JedisBasedProxyManager<byte[]> bucket4j = Bucket4jJedis.casBasedBuilder(jedis).build();
@@ -62,6 +72,11 @@ public final class RedisThroughput {
             .build();
     BucketProxy bucket =
         bucket4j.builder().build("bucket4j-bench".getBytes(StandardCharsets.UTF_8), () -> big);
+    weirCall(); // connected before the clock starts
+    long wait = startAt - System.currentTimeMillis();
+    if (wait > 0) {
+      Thread.sleep(wait);
+    }
     for (String mode : modes) {
       Op op;
       switch (mode) {

@@ -199,6 +199,7 @@ public final class Report {
     memory(body, memory);
     shaping(body, shaping);
     http(body, gate, web);
+    redis(body);
 
     md.append("# Weir benchmarks\n\n");
     md.append("All figures below come from one run of `benchmarks/run.sh` on ")
@@ -460,6 +461,92 @@ public final class Report {
       }
     }
     b.append('\n');
+  }
+
+  /** One cell of {@code RedisThroughput}: acquires per second, p50 and p99 in microseconds. */
+  record Cell(double opsPerSecond, double p50, double p99) {
+    Cell with(Cell other) { // two JVMs at once: their acquires add, the worse latency shows
+      return new Cell(
+          opsPerSecond + other.opsPerSecond, Math.max(p50, other.p50), Math.max(p99, other.p99));
+    }
+  }
+
+  /** {@code redis MODE THREADS OPS P50 P99} lines, by {@code MODE/THREADS}. */
+  private Map<String, Cell> redisCells(String file) throws IOException {
+    Map<String, Cell> cells = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(dir.resolve(file), StandardCharsets.UTF_8)) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length == 6 && f[0].equals("redis")) {
+        cells.put(
+            f[1] + "/" + f[2],
+            new Cell(Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5])));
+      }
+    }
+    return cells;
+  }
+
+  private void redis(StringBuilder b) throws IOException {
+    Map<String, Cell> one = redisCells("redis.txt");
+    Map<String, Cell> first = redisCells("redis-jvm1.txt");
+    Map<String, Cell> second = redisCells("redis-jvm2.txt");
+    b.append("## Cluster scope (Redis)\n\n");
+    b.append("A `scope: cluster` limit's woven call (one `EVALSHA` of the core's GCRA each) ");
+    b.append("against a `redis-server` on this machine, beside Bucket4j's Redis backend ");
+    b.append("(compare-and-swap: a `GET`, then a CAS script, on the JVM's clock) over the same ");
+    b.append("client, Jedis, and a plain `PING`; every bucket large enough that nothing is ");
+    b.append("limited; 5 s per cell after 1 s of warm-up (`RedisThroughput`). Two JVMs run ");
+    b.append(
+        "their cells at the same instants: acquires/s add, latencies are the worse JVM's.\n\n");
+    b.append("| | threads per JVM | acquires/s | p50 µs | p99 µs |\n|---|---:|---:|---:|---:|\n");
+    String[][] rows = {
+      {"PING", "ping"}, {"Weir", "weir"}, {"Bucket4j", "bucket4j"},
+    };
+    for (String[] row : rows) {
+      for (String t : new String[] {"1", "8"}) {
+        redisRow(b, row[0] + ", one JVM", t, one.get(row[1] + "/" + t));
+      }
+    }
+    for (String[] row : new String[][] {rows[1], rows[2]}) {
+      for (String t : new String[] {"1", "8"}) {
+        String key = row[1] + "/" + t;
+        redisRow(b, row[0] + ", two JVMs", t, first.get(key).with(second.get(key)));
+      }
+    }
+    b.append('\n');
+    Cell w1 = one.get("weir/1");
+    Cell w8 = one.get("weir/8");
+    Cell b1 = one.get("bucket4j/1");
+    Cell b8 = one.get("bucket4j/8");
+    Cell p1 = one.get("ping/1");
+    Cell p8 = one.get("ping/8");
+    double r1 = w1.opsPerSecond() / b1.opsPerSecond();
+    double r8 = w8.opsPerSecond() / b8.opsPerSecond();
+    goal(
+        "a cluster acquire, 1 thread: at least Bucket4j's Redis backend's throughput",
+        String.format(Locale.ROOT, "%.2f× Bucket4j's", r1),
+        r1 >= 1.0);
+    goal(
+        "a cluster acquire, 8 threads: at least 3× Bucket4j's throughput",
+        String.format(Locale.ROOT, "%.2f× Bucket4j's", r8),
+        r8 >= 3.0);
+    double q1 = w1.p99() / p1.p99();
+    double q8 = w8.p99() / p8.p99();
+    goal(
+        "a cluster acquire's p99 at most 2× a PING's, 1 and 8 threads",
+        String.format(Locale.ROOT, "%.2f× and %.2f×", q1, q8),
+        Math.max(q1, q8) <= 2.0);
+  }
+
+  private static void redisRow(StringBuilder b, String what, String threads, Cell c) {
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %s | %,.0f | %.0f | %.0f |%n",
+            what,
+            threads,
+            c.opsPerSecond(),
+            c.p50(),
+            c.p99()));
   }
 
   private void counted(StringBuilder b, Map<String, Score> t1, Map<String, Score> t2) {

@@ -38,6 +38,20 @@ class ReportTest {
   }
 
   @Test
+  void showsClusterScopeBesideBucket4jAndPing() throws Exception {
+    String md = report();
+    assertContains(md, "## Cluster scope (Redis)");
+    assertContains(md, "| Weir, one JVM | 8 | 31,751 | 217 | 706 |");
+    assertContains(md, "| Weir, two JVMs | 8 | 31,500 | 420 | 1500 |");
+    assertContains(
+        md,
+        "| a cluster acquire, 8 threads: at least 3× Bucket4j's throughput | 5.80× Bucket4j's | met |");
+    assertContains(
+        md,
+        "| a cluster acquire's p99 at most 2× a PING's, 1 and 8 threads | 1.49× and 1.55× | met |");
+  }
+
+  @Test
   void judgesEachGoalFromTheFigures() throws Exception {
     String md = report();
     assertContains(
