@@ -25,6 +25,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
@@ -257,6 +258,7 @@ public final class RedisBackend extends Backend {
       answering = false;
     }
     if (first) {
+      dropIdleConnections(); // a restarted server left them dead: none is tried again
       AgentLog.error(
           "backend "
               + described
@@ -265,6 +267,22 @@ public final class RedisBackend extends Backend {
               + "); cluster limits follow onBackendFailure until it answers again");
     }
     probeInBackground(e);
+  }
+
+  /** Closes the pooled connections not in use, of every node. */
+  private void dropIdleConnections() {
+    UnifiedJedis c = client;
+    try {
+      if (c instanceof RedisClient) {
+        ((RedisClient) c).getPool().clear();
+      } else if (c instanceof RedisClusterClient) {
+        for (ConnectionPool pool : ((RedisClusterClient) c).getClusterNodes().values()) {
+          pool.clear();
+        }
+      }
+    } catch (RuntimeException e) {
+      AgentLog.debug("backend " + described + ": dropping idle connections failed: " + e);
+    }
   }
 
   /** Starts the probe thread unless it runs. */

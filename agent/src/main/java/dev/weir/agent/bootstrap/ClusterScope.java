@@ -58,11 +58,17 @@ public final class ClusterScope {
     if (!backend.answering() && !backend.awaitAnswering()) {
       return Backend.UNAVAILABLE;
     }
-    long answer = backend.exchange(this, op, key(key), bucket, permits);
-    if (answer == Backend.UNAVAILABLE) {
-      failures.increment();
+    // the client's sockets and streams may be what a config pattern limits: never charged here
+    int[] section = CallDepth.enterWeir();
+    try {
+      long answer = backend.exchange(this, op, key(key), bucket, permits);
+      if (answer == Backend.UNAVAILABLE) {
+        failures.increment();
+      }
+      return answer;
+    } finally {
+      section[0]--;
     }
-    return answer;
   }
 
   /**

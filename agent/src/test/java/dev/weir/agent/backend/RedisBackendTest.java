@@ -202,4 +202,50 @@ class RedisBackendTest {
     assertEquals(
         1, log.stream().filter(s -> s.contains("answers again; cluster")).count(), log.toString());
   }
+
+  /**
+   * A restarted server leaves the pool's idle connections dead: after the probe puts it back in
+   * use, eight threads' calls do not meet them (one outage is logged once, whatever the pool held).
+   */
+  @Test
+  void aRestartedServerIsUsedAgainWithoutItsDeadConnections() throws Exception {
+    BucketLimiter l =
+        limiter(Discipline.TOKEN_BUCKET, 1_000_000, 1_000_000, ClusterScope.OnFailure.LOCAL);
+    java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      Thread thread =
+          new Thread(
+              () -> {
+                while (!stop.get()) {
+                  l.acquire();
+                }
+              });
+      threads.add(thread);
+      thread.start();
+    }
+    Thread.sleep(300); // eight connections in the pool, in use and idle by turns
+    AgentLog.capture(true);
+    int port = redis.port();
+    redis.kill();
+    Thread.sleep(300);
+    redis = RedisServer.startOn(RedisServer.binary(), port);
+    for (int i = 0; i < 300 && !backend.answering(); i++) {
+      Thread.sleep(10);
+    }
+    assertTrue(backend.answering(), "probed back");
+    Thread.sleep(100);
+    long failures = l.backendFailures();
+    Thread.sleep(500);
+    stop.set(true);
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    List<String> log = AgentLog.capture(false);
+    assertEquals(failures, l.backendFailures(), "no failure once it answers again: " + log);
+    assertEquals("cluster", l.scope());
+    assertEquals(
+        1, log.stream().filter(s -> s.contains("does not answer")).count(), log.toString());
+  }
 }

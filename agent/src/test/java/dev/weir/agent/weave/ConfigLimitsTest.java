@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weir.agent.backend.BackendSettings;
+import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.FakeClock;
+import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.config.ConfigFile;
+import dev.weir.redis.RedisServer;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -119,5 +123,91 @@ class ConfigLimitsTest {
     assertTrue(
         reload.next.unused().isEmpty(), "its pattern matched, as before: " + reload.next.unused());
     assertTrue(reload.next.mayMatchType("q.Foo", a), "the Type+ families are kept");
+  }
+
+  private static ConfigFile clusterFile(int port, String scope, double rate) {
+    ConfigFile file =
+        ConfigFile.parse(
+            "test.yaml",
+            "backend: redis://127.0.0.1:"
+                + port
+                + "\nlimits:\n"
+                + "  - name: reload-cluster\n"
+                + "    methods: \"q.Pay#charge\"\n"
+                + "    tokenBucket: { rate: "
+                + rate
+                + ", capacity: 5 }\n"
+                + "    scope: "
+                + scope
+                + "\n");
+    assertTrue(file.errors().isEmpty(), file.errors().toString());
+    return file;
+  }
+
+  private static BucketLimiter reloadCluster() {
+    return (BucketLimiter) LimiterRegistry.limiter(LimiterRegistry.idOf("name reload-cluster"));
+  }
+
+  /**
+   * A reload moves a limit into cluster scope and out (a new limiter: its bucket is elsewhere),
+   * changes a cluster limit's rate live (the same limiter), and replaces it when the backend
+   * changes; the connection is kept while the backend settings are.
+   */
+  @Test
+  void reloadsMoveALimitIntoAndOutOfClusterScope() throws Exception {
+    try (RedisServer one = RedisServer.start();
+        RedisServer two = RedisServer.start()) {
+      FakeClock clock = new FakeClock(0);
+      ConfigFile local = clusterFile(one.port(), "local", 1);
+      ConfigLimits config = ConfigLimits.register(local.limits(), clock, BackendSettings.of(local));
+      assertEquals("local", reloadCluster().scope());
+
+      ConfigFile cluster = clusterFile(one.port(), "cluster", 1);
+      ConfigLimits.Reload r = config.reload(cluster.limits(), clock, BackendSettings.of(cluster));
+      assertEquals(
+          List.of(
+              "'reload-cluster' replaced: token bucket 1.0/SECONDS capacity 5 permits 1 REJECT"
+                  + " cluster"),
+          r.changes);
+      assertTrue(config.backend() == r.next.backend(), "the same backend keeps its connection");
+      BucketLimiter shared = reloadCluster();
+      for (int i = 0; i < 300 && !shared.scope().equals("cluster"); i++) {
+        Thread.sleep(10);
+      }
+      assertEquals("cluster", shared.scope());
+      assertEquals(0, shared.acquire());
+      assertEquals(":1", one.command("EXISTS", "weir:{reload-cluster}"));
+
+      ConfigFile faster = clusterFile(one.port(), "cluster", 2);
+      ConfigLimits.Reload live = r.next.reload(faster.limits(), clock, BackendSettings.of(faster));
+      assertEquals(
+          List.of(
+              "'reload-cluster' changed: token bucket 2.0/SECONDS capacity 5 permits 1 REJECT"
+                  + " cluster"),
+          live.changes);
+      assertTrue(shared == reloadCluster(), "a live change keeps the limiter");
+
+      ConfigFile moved = clusterFile(two.port(), "cluster", 2);
+      ConfigLimits.Reload elsewhere =
+          live.next.reload(moved.limits(), clock, BackendSettings.of(moved));
+      assertEquals(1, elsewhere.changes.size());
+      assertTrue(elsewhere.changes.get(0).startsWith("'reload-cluster' replaced"));
+      assertTrue(live.next.backend() != elsewhere.next.backend(), "another backend");
+      live.next.backend().close();
+      BucketLimiter there = reloadCluster();
+      for (int i = 0; i < 300 && !there.scope().equals("cluster"); i++) {
+        Thread.sleep(10);
+      }
+      assertEquals(0, there.acquire());
+      assertEquals(":1", two.command("EXISTS", "weir:{reload-cluster}"));
+
+      ConfigFile back = clusterFile(two.port(), "local", 2);
+      ConfigLimits.Reload out =
+          elsewhere.next.reload(back.limits(), clock, BackendSettings.of(back));
+      assertTrue(
+          out.changes.get(0).startsWith("'reload-cluster' replaced"), out.changes.toString());
+      assertEquals("local", reloadCluster().scope());
+      out.next.backend().close();
+    }
   }
 }
