@@ -159,6 +159,34 @@ class ClusterScopeIT {
     }
   }
 
+  /**
+   * An {@code http} entry's per-client buckets in cluster scope, on Tomcat 11: the 429s come from
+   * the bucket in Redis, one key per client address.
+   */
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void anHttpEntryPerClientInClusterScope(String jdk) throws Exception {
+    try (RedisServer redis = RedisServer.start()) {
+      Path config =
+          config(
+              redis.uri(),
+              "  - name: api",
+              "    http: { paths: \"/api/**\" }",
+              "    key: client",
+              "    tokenBucket: { rate: 1, per: MINUTES, capacity: 2 }",
+              "    scope: cluster",
+              "    onBackendFailure: reject");
+      ForkedJvm.Result r = WebLimitsIT.run(jdk, "tomcat11", config, "dryrun").assertExit(0);
+      assertEquals("200,200,429,429,429", r.value("api"), r.toString());
+      assertEquals("2", r.value("api.granted"));
+      assertEquals("3", r.value("api.rejected"));
+      String ttl = redis.command("PTTL", "weir:{api:127.0.0.1}");
+      long millis = Long.parseLong(ttl.substring(1));
+      assertTrue(millis > 60_000 && millis <= 120_000, "two permits of a minute each: " + ttl);
+      WebLimitsIT.assertQuiet(r);
+    }
+  }
+
   /** One 100 ms slice of a {@code run}: start, admitted, rejected, slowest call, scope. */
   record Slice(long startMillis, long admitted, long rejected, long maxMicros, String scope) {
     static List<Slice> of(ForkedJvm.Result r) {
