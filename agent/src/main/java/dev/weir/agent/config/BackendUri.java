@@ -1,8 +1,7 @@
 package dev.weir.agent.config;
 
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URLDecoder;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 
 /**
  * One {@code backend} URI of the config file: {@code
@@ -28,7 +27,11 @@ public final class BackendUri {
   }
 
   /**
-   * Parses a URI.
+   * Parses a URI. It is read as Redis clients read it, not by the stricter rules of {@code
+   * java.net.URI}: the user and password are everything before the last {@code @} (so a password
+   * from {@code ${NAME}} may hold {@code / @ # ?} or spaces as they are; {@code %XX} escapes in
+   * them are decoded, a {@code %} that starts none is kept), and a host name may hold {@code _} (as
+   * Docker Compose's service names do).
    *
    * @param text the URI as written (after {@code ${NAME}} substitution)
    * @return the backend
@@ -36,34 +39,22 @@ public final class BackendUri {
    */
   public static BackendUri parse(String text) {
     boolean tls;
+    String rest;
     if (text.startsWith("redis://")) {
       tls = false;
+      rest = text.substring("redis://".length());
     } else if (text.startsWith("rediss://")) {
       tls = true;
+      rest = text.substring("rediss://".length());
     } else {
       throw new IllegalArgumentException("must be a redis:// or rediss:// URI");
     }
-    URI uri;
-    try {
-      uri = new URI(text);
-    } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("must be a URI (" + e.getReason() + ")");
-    }
-    String host = uri.getHost();
-    if (host != null && host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1); // an IPv6 literal
-    }
-    if (host == null || host.isEmpty()) {
-      throw new IllegalArgumentException("must name a host, as redis://host:6379");
-    }
-    int port = uri.getPort() < 0 ? 6379 : uri.getPort();
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("must have a port from 1 to 65535");
-    }
     String user = null;
     String password = null;
-    String userInfo = uri.getRawUserInfo();
-    if (userInfo != null) {
+    int at = rest.lastIndexOf('@');
+    if (at >= 0) {
+      String userInfo = rest.substring(0, at);
+      rest = rest.substring(at + 1);
       int colon = userInfo.indexOf(':');
       user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
       password = colon < 0 ? null : decode(userInfo.substring(colon + 1));
@@ -71,30 +62,81 @@ public final class BackendUri {
         user = null; // redis://:password@host: the default user
       }
     }
-    int database = 0;
-    String path = uri.getPath();
-    if (path != null && !path.isEmpty() && !path.equals("/")) {
-      try {
-        database = Integer.parseInt(path.substring(1));
-      } catch (NumberFormatException e) {
-        database = -1;
+    if (rest.indexOf('?') >= 0 || rest.indexOf('#') >= 0) {
+      throw new IllegalArgumentException("must have no ?query or #fragment");
+    }
+    int slash = rest.indexOf('/');
+    String authority = slash < 0 ? rest : rest.substring(0, slash);
+    String path = slash < 0 ? "" : rest.substring(slash);
+    String host;
+    String portText = null;
+    if (authority.startsWith("[")) { // an IPv6 literal
+      int close = authority.indexOf(']');
+      if (close < 0) {
+        throw new IllegalArgumentException("must close its IPv6 address with ]");
       }
+      host = authority.substring(1, close);
+      String after = authority.substring(close + 1);
+      if (after.startsWith(":")) {
+        portText = after.substring(1);
+      } else if (!after.isEmpty()) {
+        throw new IllegalArgumentException("must have only :port after its IPv6 address");
+      }
+    } else {
+      int colon = authority.lastIndexOf(':');
+      host = colon < 0 ? authority : authority.substring(0, colon);
+      portText = colon < 0 ? null : authority.substring(colon + 1);
+      if (!host.matches("[A-Za-z0-9._-]*")) {
+        throw new IllegalArgumentException(
+            "must name a host of letters, digits, '.', '-' and '_', as redis://host:6379");
+      }
+    }
+    if (host.isEmpty()) {
+      throw new IllegalArgumentException("must name a host, as redis://host:6379");
+    }
+    int port = 6379;
+    if (portText != null) {
+      port = portText.matches("[0-9]{1,5}") ? Integer.parseInt(portText) : -1;
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("must have a port from 1 to 65535");
+      }
+    }
+    int database = 0;
+    if (!path.isEmpty() && !path.equals("/")) {
+      database = path.matches("/[0-9]{1,9}") ? Integer.parseInt(path.substring(1)) : -1;
       if (database < 0) {
         throw new IllegalArgumentException("must have a database number >= 0 after the /");
       }
     }
-    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-      throw new IllegalArgumentException("must have no ?query or #fragment");
-    }
     return new BackendUri(tls, user, password, host, port, database);
   }
 
+  /** {@code %XX} escapes decoded as UTF-8; a {@code %} that starts none is kept as it is. */
   private static String decode(String text) {
-    try {
-      return URLDecoder.decode(text.replace("+", "%2B"), "UTF-8");
-    } catch (java.io.UnsupportedEncodingException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("must escape '%' in its user and password as %25");
+    if (text.indexOf('%') < 0) {
+      return text;
     }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int i = 0; i < text.length(); ) {
+      char c = text.charAt(i);
+      if (c == '%'
+          && i + 2 < text.length()
+          && Character.digit(text.charAt(i + 1), 16) >= 0
+          && Character.digit(text.charAt(i + 2), 16) >= 0) {
+        bytes.write(
+            Character.digit(text.charAt(i + 1), 16) * 16 + Character.digit(text.charAt(i + 2), 16));
+        i += 3;
+      } else {
+        byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+        if (Character.isHighSurrogate(c) && i + 1 < text.length()) {
+          b = text.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
+          i++;
+        }
+        bytes.write(b, 0, b.length);
+        i++;
+      }
+    }
+    return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
   }
 
   /**

@@ -358,6 +358,44 @@ class ConfigFileTest {
             .errors());
   }
 
+  /** As Redis clients read a URI: what an environment variable holds works as it is. */
+  @Test
+  void backendUrisTakePasswordsAsTheyAreAndComposeHostNames() {
+    BackendUri compose = BackendUri.parse("redis://redis_1:6404");
+    assertEquals("redis_1", compose.host());
+    assertEquals(6404, compose.port());
+    BackendUri odd = BackendUri.parse("redis://app:p@ss w/rd#?x@cache.internal/2");
+    assertEquals("app", odd.user());
+    assertEquals("p@ss w/rd#?x", odd.password());
+    assertEquals("cache.internal", odd.host());
+    assertEquals(2, odd.database());
+    assertEquals("redis://app:***@cache.internal:6379/2", odd.toString());
+    assertEquals("50%off", BackendUri.parse("redis://:50%off@h").password());
+    assertEquals("a%b@c", BackendUri.parse("redis://:a%25b%40c@h").password());
+    BackendUri v6 = BackendUri.parse("rediss://[::1]:6380");
+    assertEquals("::1", v6.host());
+    assertEquals(6380, v6.port());
+    assertTrue(v6.tls());
+    for (String[] bad :
+        new String[][] {
+          {"redis://h:0", "must have a port from 1 to 65535"},
+          {"redis://h:x", "must have a port from 1 to 65535"},
+          {"redis://h/-1", "must have a database number >= 0 after the /"},
+          {"redis://:pw@", "must name a host, as redis://host:6379"},
+          {
+            "redis://h st",
+            "must name a host of letters, digits, '.', '-' and '_', as redis://host:6379"
+          },
+          {"redis://h?db=1", "must have no ?query or #fragment"},
+          {"redis://[::1", "must close its IPv6 address with ]"},
+        }) {
+      IllegalArgumentException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class, () -> BackendUri.parse(bad[0]));
+      assertEquals(bad[1], e.getMessage(), bad[0]);
+    }
+  }
+
   @Test
   void backendsAreReadAndTheirMistakesSayWhy() {
     ConfigFile good =
