@@ -71,7 +71,7 @@ public final class BackendSettings {
    */
   public synchronized RedisBackend connect() {
     if (backend == null) {
-      backend = RedisBackend.start(uris, timeoutMillis);
+      backend = RedisBackend.start(uris, timeoutMillis, keyPrefix);
     }
     return backend;
   }

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +64,18 @@ public final class RedisBackend extends Backend {
   static final long PROBE_MILLIS = 100;
 
   /**
+   * The most connections of one JVM (to each node of a cluster): a call that finds them all in use
+   * follows {@code onBackendFailure} at once rather than wait for one.
+   */
+  static final int MAX_CONNECTIONS = 128;
+
+  /** The connections opened ahead, once connected and after each outage. */
+  static final int READY_CONNECTIONS = 8;
+
+  /** The probe's arguments: {@code w}, a write of a probe key expiring in a second. */
+  private static final List<String> PROBE_ARGUMENTS = Collections.singletonList("w");
+
+  /**
    * The longest the first calls wait for the first connect, as the application starts (the client's
    * classes load then), in milliseconds.
    */
@@ -99,11 +112,18 @@ public final class RedisBackend extends Backend {
   /** Whether the probe thread runs; guarded by {@link #probeLock}. */
   private boolean probing;
 
-  /** Redis errors already logged (one line each). */
+  /** Where the probe writes: next to the key whose exchange failed. */
+  private volatile String probeKey;
+
+  /** Whether a full pool was logged. */
+  private volatile boolean poolFullLogged;
+
+  /** Keys whose refusal was logged (one line each). */
   private final Set<String> loggedErrors = Collections.synchronizedSet(new LinkedHashSet<String>());
 
-  private RedisBackend(List<BackendUri> uris, long timeoutMillis) {
+  private RedisBackend(List<BackendUri> uris, long timeoutMillis, String keyPrefix) {
     this.uris = uris;
+    this.probeKey = keyPrefix + "weir:{weir}:probe";
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
     this.clusterMode = uris.size() > 1;
     this.described = uris.size() == 1 ? uris.get(0).toString() : uris.toString();
@@ -114,11 +134,12 @@ public final class RedisBackend extends Backend {
    *
    * @param uris one URI (a server), or the seed nodes of a Redis Cluster
    * @param timeoutMillis the bound on every exchange, {@code >= 1}
+   * @param keyPrefix the {@code backendKeyPrefix}, or empty: the probe's key is under it
    * @return the backend; {@link #answering()} once connected
    */
-  public static RedisBackend start(List<BackendUri> uris, long timeoutMillis) {
-    RedisBackend backend = new RedisBackend(uris, timeoutMillis);
-    backend.probeInBackground(null);
+  public static RedisBackend start(List<BackendUri> uris, long timeoutMillis, String keyPrefix) {
+    RedisBackend backend = new RedisBackend(uris, timeoutMillis, keyPrefix);
+    backend.probeInBackground();
     return backend;
   }
 
@@ -162,37 +183,63 @@ public final class RedisBackend extends Backend {
     if (c == null || !answering) {
       return UNAVAILABLE;
     }
-    List<String> keys = Collections.singletonList(key);
-    List<String> args = arguments(scope, op, bucket, permits);
     try {
-      Object answer;
-      try {
-        answer = c.evalsha(SHA, keys, args);
-      } catch (JedisNoScriptException e) {
-        answer = c.eval(SCRIPT, keys, args); // loads it into this server's script cache
-      }
-      return ((Long) answer).longValue();
+      return ((Long) run(c, key, arguments(scope, op, bucket, permits))).longValue();
     } catch (JedisDataException e) {
-      if (e.getMessage() == null || !e.getMessage().startsWith("WEIR_STATE")) {
-        down(e); // the server cannot serve (LOADING, READONLY, OOM, CLUSTERDOWN, NOAUTH, ...)
+      String message = String.valueOf(e.getMessage());
+      if (!message.startsWith("WEIR_STATE") && !message.startsWith("WRONGTYPE")) {
+        down(e, key); // the server cannot serve (OOM, READONLY, CLUSTERDOWN, LOADING, NOAUTH, ...)
         return UNAVAILABLE;
       }
-      // the script refused this key: it holds something else than a bucket
-      if (loggedErrors.size() < 100 && loggedErrors.add(String.valueOf(e.getMessage()))) {
+      // this key holds something else than a bucket: its calls fail, no other's
+      if (loggedErrors.size() < 100 && loggedErrors.add(key)) {
         AgentLog.error(
             "cluster bucket "
                 + key
                 + " on "
                 + described
                 + ": Redis refused the exchange ("
-                + e.getMessage()
-                + "); such calls follow onBackendFailure");
+                + message
+                + "); its calls follow onBackendFailure");
       }
       return UNAVAILABLE;
     } catch (RuntimeException e) {
-      down(e);
+      if (poolExhausted(e)) {
+        // more calls at once than connections: those beyond follow onBackendFailure, Redis is fine
+        if (!poolFullLogged) {
+          poolFullLogged = true;
+          AgentLog.warn(
+              "backend "
+                  + described
+                  + ": more than "
+                  + MAX_CONNECTIONS
+                  + " calls at once; the calls beyond follow onBackendFailure (logged once)");
+        }
+        return UNAVAILABLE;
+      }
+      down(e, key);
       return UNAVAILABLE;
     }
+  }
+
+  /** One script call: EVALSHA, and EVAL if this server has not the script (yet, or any more). */
+  private static Object run(UnifiedJedis c, String key, List<String> args) {
+    List<String> keys = Collections.singletonList(key);
+    try {
+      return c.evalsha(SHA, keys, args);
+    } catch (JedisNoScriptException e) {
+      return c.eval(SCRIPT, keys, args); // loads it into this server's script cache
+    }
+  }
+
+  /** Whether the pool had no connection to give (all in use, at {@link #MAX_CONNECTIONS}). */
+  private static boolean poolExhausted(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof NoSuchElementException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -250,8 +297,14 @@ public final class RedisBackend extends Backend {
     return Arrays.asList(values);
   }
 
-  /** A failed exchange: the backend is down until a probe gets an answer. */
-  private void down(RuntimeException e) {
+  /**
+   * A failed exchange: the backend is down until a probe gets an answer.
+   *
+   * @param key the key whose exchange failed: the probe writes next to it (the same node of a Redis
+   *     Cluster)
+   */
+  private void down(RuntimeException e, String key) {
+    probeKey = key + ":probe";
     boolean first;
     synchronized (probeLock) {
       first = answering && !closed;
@@ -266,7 +319,7 @@ public final class RedisBackend extends Backend {
               + reason(e)
               + "); cluster limits follow onBackendFailure until it answers again");
     }
-    probeInBackground(e);
+    probeInBackground();
   }
 
   /** Closes the pooled connections not in use, of every node. */
@@ -286,7 +339,7 @@ public final class RedisBackend extends Backend {
   }
 
   /** Starts the probe thread unless it runs. */
-  private void probeInBackground(final RuntimeException cause) {
+  private void probeInBackground() {
     synchronized (probeLock) {
       if (probing || closed) {
         return;
@@ -297,14 +350,15 @@ public final class RedisBackend extends Backend {
         new Runnable() {
           @Override
           public void run() {
-            probe(cause == null);
+            probe();
           }
         },
         "weir-backend");
   }
 
   /** Connects if needed and probes until Redis answers (or the backend is closed). */
-  private void probe(boolean starting) {
+  private void probe() {
+    boolean starting = firstOutcome.getCount() > 0;
     long started = System.nanoTime();
     boolean reported = !starting;
     try {
@@ -315,8 +369,11 @@ public final class RedisBackend extends Backend {
             c = connect();
             client = c;
           }
-          c.ping();
           loadScript(c);
+          // a write through the script, where the failed call went: what calls need, not a
+          // PING that a full, read-only, paused or partly down server still answers
+          run(c, probeKey, PROBE_ARGUMENTS);
+          prepareConnections(c);
           synchronized (probeLock) {
             if (closed) {
               return;
@@ -359,6 +416,21 @@ public final class RedisBackend extends Backend {
     }
   }
 
+  /** Opens {@link #READY_CONNECTIONS} connections (of each node), so calls seldom open one. */
+  private void prepareConnections(UnifiedJedis c) {
+    try {
+      if (c instanceof RedisClient) {
+        ((RedisClient) c).getPool().preparePool();
+      } else if (c instanceof RedisClusterClient) {
+        for (ConnectionPool pool : ((RedisClusterClient) c).getClusterNodes().values()) {
+          pool.preparePool();
+        }
+      }
+    } catch (Exception e) {
+      AgentLog.debug("backend " + described + ": opening connections ahead failed: " + e);
+    }
+  }
+
   private void loadScript(UnifiedJedis c) {
     if (clusterMode) {
       return; // each node loads it with its first EVAL after NOSCRIPT
@@ -373,7 +445,6 @@ public final class RedisBackend extends Backend {
             .connectionTimeoutMillis(timeoutMillis)
             .socketTimeoutMillis(timeoutMillis)
             .ssl(first.tls())
-            .clientName("weir")
             .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
     if (first.user() != null) {
       config.user(first.user());
@@ -385,11 +456,12 @@ public final class RedisBackend extends Backend {
       config.database(first.database());
     }
     GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<Connection>();
-    pool.setMaxTotal(64);
-    pool.setMaxIdle(64);
-    pool.setMinIdle(0);
-    pool.setBlockWhenExhausted(true);
-    pool.setMaxWait(Duration.ofMillis(timeoutMillis));
+    pool.setMaxTotal(MAX_CONNECTIONS);
+    pool.setMaxIdle(MAX_CONNECTIONS);
+    pool.setMinIdle(READY_CONNECTIONS);
+    // never wait for a connection: a waiter makes the pool open a new one on the thread of any
+    // call whose connection broke, which then waits a second timeout
+    pool.setBlockWhenExhausted(false);
     pool.setJmxEnabled(false); // no MBeans of the pool in the application's MBean server
     pool.setTestOnBorrow(false);
     if (clusterMode) {

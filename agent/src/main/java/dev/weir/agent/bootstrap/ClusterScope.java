@@ -39,12 +39,14 @@ public final class ClusterScope {
    * @param keyPrefix the configured {@code backendKeyPrefix}, or empty
    * @param limiterName the limiter's name: its keys are {@code PREFIXweir:{NAME}} and, per key
    *     value, {@code PREFIXweir:{NAME:KEY}} (hash-tagged whole, so that the buckets of one
-   *     limiter's keys spread over a Redis Cluster's nodes)
+   *     limiter's keys spread over a Redis Cluster's nodes), a {@code :} or {@code \} in the name
+   *     escaped with {@code \} (so that limit {@code a:b} and key {@code b} of limit {@code a}
+   *     never share a bucket)
    * @param onFailure what to do while the backend fails
    */
   public ClusterScope(Backend backend, String keyPrefix, String limiterName, OnFailure onFailure) {
     this.backend = backend;
-    this.keyBase = keyPrefix + "weir:{" + limiterName;
+    this.keyBase = keyPrefix + "weir:{" + escaped(limiterName);
     this.onFailure = onFailure;
   }
 
@@ -56,6 +58,7 @@ public final class ClusterScope {
    */
   long exchange(char op, String key, GcraBucket bucket, long permits) {
     if (!backend.answering() && !backend.awaitAnswering()) {
+      failures.increment(); // a call the backend did not serve: an outage shows in the count
       return Backend.UNAVAILABLE;
     }
     // the client's sockets and streams may be what a config pattern limits: never charged here
@@ -69,6 +72,22 @@ public final class ClusterScope {
     } finally {
       section[0]--;
     }
+  }
+
+  /** The name with {@code \} and {@code :} escaped by {@code \}. */
+  private static String escaped(String name) {
+    if (name.indexOf(':') < 0 && name.indexOf('\\') < 0) {
+      return name;
+    }
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c == ':' || c == '\\') {
+        b.append('\\');
+      }
+      b.append(c);
+    }
+    return b.toString();
   }
 
   /**
@@ -109,7 +128,9 @@ public final class ClusterScope {
   }
 
   /**
-   * Exchanges of this limiter with the backend that failed or timed out, since its creation.
+   * Calls of this limiter the backend did not serve, since its creation: exchanges that failed or
+   * timed out, and calls made while it was down (or not yet reached), which followed {@code
+   * onBackendFailure} without trying it.
    *
    * @return the count
    */

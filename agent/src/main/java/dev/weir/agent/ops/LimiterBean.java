@@ -31,7 +31,9 @@ final class LimiterBean extends StandardMBean implements LimiterMBean {
     DESCRIPTIONS.put("WaitP99Millis", "99th percentile wait of the last 60 s, ms");
     DESCRIPTIONS.put("WaitMaxMillis", "longest wait of the last 60 s, ms");
     DESCRIPTIONS.put("Keys", "keys held now (per-key limiters)");
-    DESCRIPTIONS.put("BackendFailures", "exchanges with the cluster backend that failed");
+    DESCRIPTIONS.put(
+        "BackendFailures",
+        "calls the cluster backend did not serve: failed, timed out, or made while it was down");
   }
 
   private final BucketLimiter limiter;

@@ -197,7 +197,7 @@ final class MetricsServer implements HttpHandler {
         out,
         "weir_backend_failures_total",
         "counter",
-        "Exchanges with the cluster backend that failed or timed out.");
+        "Calls the cluster backend did not serve: failed, timed out, or made while it was down.");
     for (int i = 0; i < limiters.size(); i++) {
       sample(out, "weir_backend_failures_total", labels.get(i), limiters.get(i).backendFailures());
     }

@@ -5,7 +5,8 @@
 --
 -- KEYS[1]  the bucket's key (weir:{NAME} or weir:{NAME:KEY}, under the key prefix)
 -- ARGV[1]  operation: a = acquire, p = probe (retry-after, nothing taken), r = refund (give back
---          the cost), v = view (ticks the state is ahead of now, for AvailablePermits)
+--          the cost), v = view (ticks the state is ahead of now, for AvailablePermits); w = the
+--          backend's health probe: a write of KEYS[1] (no other argument)
 -- ARGV[2]  ticks per nanosecond (1..1024): the bucket's time unit
 -- ARGV[3]  T, the emission interval, in ticks
 -- ARGV[4]  the call's cost, permits * T, in ticks (2^61 = never)
@@ -21,8 +22,13 @@
 -- script runs once per acquire.
 -- Answers, in ticks: acquire >= 0 admitted after waiting that long; < 0 limited, admissible after
 -- -answer (<= -2^61: never); probe >= 0 retry-after; view >= 0 ahead.
-local NEVER = 2 ^ 61
 local key = KEYS[1]
+if ARGV[1] == 'w' then
+  -- the backend's probe: a write where calls write, expiring in a second
+  redis.call('SET', key, '1', 'PX', 1000)
+  return 0
+end
+local NEVER = 2 ^ 61
 local op = ARGV[1]
 local tpn = tonumber(ARGV[2])
 local interval = tonumber(ARGV[3])

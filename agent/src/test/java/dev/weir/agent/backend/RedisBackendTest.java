@@ -32,7 +32,7 @@ class RedisBackendTest {
   @BeforeEach
   void start() throws Exception {
     redis = RedisServer.start();
-    backend = RedisBackend.start(List.of(BackendUri.parse(redis.uri())), 100);
+    backend = RedisBackend.start(List.of(BackendUri.parse(redis.uri())), 100, "");
     SharedBucketContractTest.awaitAnswering(backend);
   }
 
@@ -195,7 +195,7 @@ class RedisBackendTest {
     }
     assertTrue(backend.answering(), "probed back");
     assertEquals("cluster", l.scope());
-    assertEquals(1, l.backendFailures());
+    assertEquals(2, l.backendFailures(), "the exchange that timed out, the call made while down");
     List<String> log = AgentLog.capture(false);
     assertEquals(
         1, log.stream().filter(s -> s.contains("does not answer")).count(), log.toString());
@@ -247,5 +247,116 @@ class RedisBackendTest {
     assertEquals("cluster", l.scope());
     assertEquals(
         1, log.stream().filter(s -> s.contains("does not answer")).count(), log.toString());
+  }
+
+  /**
+   * A server that answers PING but refuses the script's writes (out of memory): the backend stays
+   * down, logged once, until writes succeed again; no flapping between it and the fallback.
+   */
+  @Test
+  void aServerThatRefusesWritesStaysDownUntilItTakesThemAgain() throws Exception {
+    BucketLimiter l = limiter(Discipline.TOKEN_BUCKET, 1000, 1000, ClusterScope.OnFailure.REJECT);
+    assertEquals(0, l.acquire());
+    AgentLog.capture(true);
+    assertEquals("+OK", redis.command("CONFIG", "SET", "maxmemory", "1"));
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
+    long admitted = 0;
+    long calls = 0;
+    while (System.nanoTime() < deadline) {
+      calls++;
+      if (l.acquire() == 0) {
+        admitted++;
+      }
+      Thread.sleep(1);
+    }
+    assertEquals(0, admitted, "reject while Redis refuses");
+    assertFalse(backend.answering(), "down while writes are refused, though PING answers");
+    assertEquals("+OK", redis.command("CONFIG", "SET", "maxmemory", "0"));
+    for (int i = 0; i < 300 && !backend.answering(); i++) {
+      Thread.sleep(10);
+    }
+    assertTrue(backend.answering(), "up once it takes writes");
+    assertEquals(0, l.acquire());
+    List<String> log = AgentLog.capture(false);
+    assertEquals(
+        1,
+        log.stream().filter(s -> s.contains("does not answer")).count(),
+        calls + " calls: " + log);
+    assertTrue(log.get(0).contains("OOM"), log.toString());
+    assertEquals(
+        1, log.stream().filter(s -> s.contains("answers again; cluster")).count(), log.toString());
+  }
+
+  /** A key of another type fails its own limit's calls, logged once; others are served. */
+  @Test
+  void aKeyOfAnotherTypeFailsItsOwnCallsOnly() throws Exception {
+    BucketLimiter a = limiter(Discipline.TOKEN_BUCKET, 1000, 1000, ClusterScope.OnFailure.REJECT);
+    BucketLimiter b = limiter(Discipline.TOKEN_BUCKET, 1000, 1000, ClusterScope.OnFailure.REJECT);
+    redis.command("RPUSH", a.cluster().key(null), "x");
+    AgentLog.capture(true);
+    for (int i = 0; i < 50; i++) {
+      assertEquals(TimeUnit.SECONDS.toNanos(1), a.acquire());
+      assertEquals(0, b.acquire());
+    }
+    List<String> log = AgentLog.capture(false);
+    assertTrue(backend.answering());
+    assertEquals(50, a.backendFailures());
+    assertEquals(0, b.backendFailures());
+    assertEquals(1, log.size(), log.toString());
+    assertTrue(log.get(0).contains("WRONGTYPE"), log.toString());
+  }
+
+  /** Names with : or \ never share a key with another limit's per-key bucket. */
+  @Test
+  void limitNamesAreEscapedInKeys() {
+    ClusterScope plain = new ClusterScope(backend, "", "pk", ClusterScope.OnFailure.REJECT);
+    ClusterScope colon = new ClusterScope(backend, "app:", "pk:k0", ClusterScope.OnFailure.REJECT);
+    ClusterScope slash = new ClusterScope(backend, "", "a\\b", ClusterScope.OnFailure.REJECT);
+    assertEquals("weir:{pk:k0}", plain.key("k0"));
+    assertEquals("app:weir:{pk\\:k0}", colon.key(null));
+    assertEquals("weir:{a\\\\b:x}", slash.key("x"));
+  }
+
+  /**
+   * A stall while four threads call: each call is answered within one timeout (100 ms) plus
+   * scheduling slack, never two (a broken connection is not replaced on a caller's thread).
+   */
+  @Test
+  void callsDuringAStallTakeOneTimeoutNotTwo() throws Exception {
+    BucketLimiter l =
+        limiter(Discipline.TOKEN_BUCKET, 1_000_000, 1_000_000, ClusterScope.OnFailure.LOCAL);
+    java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicLong slowest = new java.util.concurrent.atomic.AtomicLong();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      Thread thread =
+          new Thread(
+              () -> {
+                while (!stop.get()) {
+                  long start = System.nanoTime();
+                  l.acquire();
+                  slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
+                }
+              });
+      threads.add(thread);
+      thread.start();
+    }
+    Thread.sleep(300);
+    AgentLog.capture(true);
+    assertEquals("+OK", redis.command("DEBUG", "SLEEP", "1"));
+    for (int i = 0; i < 300 && !backend.answering(); i++) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(200);
+    stop.set(true);
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    AgentLog.capture(false);
+    assertTrue(backend.answering());
+    assertTrue(
+        slowest.get() < TimeUnit.MILLISECONDS.toNanos(170),
+        "slowest call " + slowest.get() / 1_000_000 + " ms with a 100 ms timeout");
   }
 }

@@ -32,7 +32,7 @@ class SharedBucketContractTest {
   @BeforeAll
   static void start() throws Exception {
     redis = RedisServer.start();
-    backend = RedisBackend.start(List.of(BackendUri.parse(redis.uri())), 2000);
+    backend = RedisBackend.start(List.of(BackendUri.parse(redis.uri())), 2000, "");
     awaitAnswering(backend);
   }
 
