@@ -26,7 +26,6 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
@@ -35,6 +34,7 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.Pool;
 
 /**
  * The Redis backend of cluster scope: one script per exchange ({@code gcra.lua}, the core's GCRA
@@ -324,17 +324,35 @@ public final class RedisBackend extends Backend {
 
   /** Closes the pooled connections not in use, of every node. */
   private void dropIdleConnections() {
-    UnifiedJedis c = client;
+    poolsDo(client, false);
+  }
+
+  /**
+   * Closes the idle connections of every node's pool, or opens {@link #READY_CONNECTIONS} in each.
+   * A failure is noted at debug level: either is an optimisation.
+   */
+  private void poolsDo(UnifiedJedis c, boolean open) {
+    List<Pool<Connection>> pools = new java.util.ArrayList<Pool<Connection>>();
     try {
       if (c instanceof RedisClient) {
-        ((RedisClient) c).getPool().clear();
+        pools.add(((RedisClient) c).getPool());
       } else if (c instanceof RedisClusterClient) {
-        for (ConnectionPool pool : ((RedisClusterClient) c).getClusterNodes().values()) {
+        pools.addAll(((RedisClusterClient) c).getClusterNodes().values());
+      }
+      for (Pool<Connection> pool : pools) {
+        if (open) {
+          pool.preparePool();
+        } else {
           pool.clear();
         }
       }
-    } catch (RuntimeException e) {
-      AgentLog.debug("backend " + described + ": dropping idle connections failed: " + e);
+    } catch (Exception e) {
+      AgentLog.debug(
+          "backend "
+              + described
+              + (open ? ": opening connections ahead" : ": dropping idle connections")
+              + " failed: "
+              + e);
     }
   }
 
@@ -373,7 +391,7 @@ public final class RedisBackend extends Backend {
           // a write through the script, where the failed call went: what calls need, not a
           // PING that a full, read-only, paused or partly down server still answers
           run(c, probeKey, PROBE_ARGUMENTS);
-          prepareConnections(c);
+          poolsDo(c, true); // so that calls seldom open one
           synchronized (probeLock) {
             if (closed) {
               return;
@@ -413,21 +431,6 @@ public final class RedisBackend extends Backend {
       synchronized (probeLock) {
         probing = false;
       }
-    }
-  }
-
-  /** Opens {@link #READY_CONNECTIONS} connections (of each node), so calls seldom open one. */
-  private void prepareConnections(UnifiedJedis c) {
-    try {
-      if (c instanceof RedisClient) {
-        ((RedisClient) c).getPool().preparePool();
-      } else if (c instanceof RedisClusterClient) {
-        for (ConnectionPool pool : ((RedisClusterClient) c).getClusterNodes().values()) {
-          pool.preparePool();
-        }
-      }
-    } catch (Exception e) {
-      AgentLog.debug("backend " + described + ": opening connections ahead failed: " + e);
     }
   }
 

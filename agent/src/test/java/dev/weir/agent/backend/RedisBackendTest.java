@@ -58,6 +58,40 @@ class RedisBackendTest {
         new ClusterScope(backend, "", name, onFailure));
   }
 
+  /** Threads calling a limiter without pause until stopped, timing the slowest call. */
+  private static final class Callers {
+    private final java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicLong slowest =
+        new java.util.concurrent.atomic.AtomicLong();
+    private final List<Thread> threads = new ArrayList<>();
+
+    Callers(BucketLimiter l, int count) {
+      for (int t = 0; t < count; t++) {
+        Thread thread =
+            new Thread(
+                () -> {
+                  while (!stop.get()) {
+                    long start = System.nanoTime();
+                    l.acquire();
+                    slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
+                  }
+                });
+        threads.add(thread);
+        thread.start();
+      }
+    }
+
+    /** Stops them; returns the slowest call's nanoseconds. */
+    long stop() throws InterruptedException {
+      stop.set(true);
+      for (Thread thread : threads) {
+        thread.join();
+      }
+      return slowest.get();
+    }
+  }
+
   private long pttl(String key) throws Exception {
     String reply = redis.command("PTTL", key);
     return Long.parseLong(reply.substring(1));
@@ -211,20 +245,7 @@ class RedisBackendTest {
   void aRestartedServerIsUsedAgainWithoutItsDeadConnections() throws Exception {
     BucketLimiter l =
         limiter(Discipline.TOKEN_BUCKET, 1_000_000, 1_000_000, ClusterScope.OnFailure.LOCAL);
-    java.util.concurrent.atomic.AtomicBoolean stop =
-        new java.util.concurrent.atomic.AtomicBoolean();
-    List<Thread> threads = new ArrayList<>();
-    for (int t = 0; t < 8; t++) {
-      Thread thread =
-          new Thread(
-              () -> {
-                while (!stop.get()) {
-                  l.acquire();
-                }
-              });
-      threads.add(thread);
-      thread.start();
-    }
+    Callers callers = new Callers(l, 8);
     Thread.sleep(300); // eight connections in the pool, in use and idle by turns
     AgentLog.capture(true);
     int port = redis.port();
@@ -238,10 +259,7 @@ class RedisBackendTest {
     Thread.sleep(100);
     long failures = l.backendFailures();
     Thread.sleep(500);
-    stop.set(true);
-    for (Thread thread : threads) {
-      thread.join();
-    }
+    callers.stop();
     List<String> log = AgentLog.capture(false);
     assertEquals(failures, l.backendFailures(), "no failure once it answers again: " + log);
     assertEquals("cluster", l.scope());
@@ -325,23 +343,7 @@ class RedisBackendTest {
   void callsDuringAStallTakeOneTimeoutNotTwo() throws Exception {
     BucketLimiter l =
         limiter(Discipline.TOKEN_BUCKET, 1_000_000, 1_000_000, ClusterScope.OnFailure.LOCAL);
-    java.util.concurrent.atomic.AtomicBoolean stop =
-        new java.util.concurrent.atomic.AtomicBoolean();
-    java.util.concurrent.atomic.AtomicLong slowest = new java.util.concurrent.atomic.AtomicLong();
-    List<Thread> threads = new ArrayList<>();
-    for (int t = 0; t < 4; t++) {
-      Thread thread =
-          new Thread(
-              () -> {
-                while (!stop.get()) {
-                  long start = System.nanoTime();
-                  l.acquire();
-                  slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
-                }
-              });
-      threads.add(thread);
-      thread.start();
-    }
+    Callers callers = new Callers(l, 4);
     Thread.sleep(300);
     AgentLog.capture(true);
     assertEquals("+OK", redis.command("DEBUG", "SLEEP", "1"));
@@ -349,14 +351,11 @@ class RedisBackendTest {
       Thread.sleep(10);
     }
     Thread.sleep(200);
-    stop.set(true);
-    for (Thread thread : threads) {
-      thread.join();
-    }
+    long slowest = callers.stop();
     AgentLog.capture(false);
     assertTrue(backend.answering());
     assertTrue(
-        slowest.get() < TimeUnit.MILLISECONDS.toNanos(170),
-        "slowest call " + slowest.get() / 1_000_000 + " ms with a 100 ms timeout");
+        slowest < TimeUnit.MILLISECONDS.toNanos(170),
+        "slowest call " + slowest / 1_000_000 + " ms with a 100 ms timeout");
   }
 }
