@@ -400,7 +400,7 @@ public final class RedisBackend extends Backend {
             probing = false;
           }
           firstOutcome.countDown();
-          if (!starting) {
+          if (reported) { // after an outage, or a start that found it down
             AgentLog.info("backend " + described + " answers again; cluster limits use it");
           } else if (AgentLog.debugEnabled()) {
             AgentLog.debug(
@@ -522,6 +522,9 @@ public final class RedisBackend extends Backend {
       cause = cause.getCause();
     }
     String message = cause.getMessage();
+    if (cause instanceof java.net.UnknownHostException) {
+      message = "unknown host " + message;
+    }
     String kind = e instanceof JedisConnectionException ? "" : e.getClass().getSimpleName() + ": ";
     return kind + (message != null ? message : cause.getClass().getSimpleName());
   }

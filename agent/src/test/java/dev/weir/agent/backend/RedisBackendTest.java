@@ -358,4 +358,31 @@ class RedisBackendTest {
         slowest < TimeUnit.MILLISECONDS.toNanos(170),
         "slowest call " + slowest / 1_000_000 + " ms with a 100 ms timeout");
   }
+
+  /** A backend down when the JVM starts: its coming up is logged too, once. */
+  @Test
+  void aBackendFoundDownAtStartIsLoggedWhenItComesUp() throws Exception {
+    int port = RedisServer.freePort();
+    AgentLog.capture(true);
+    RedisBackend late =
+        RedisBackend.start(List.of(BackendUri.parse("redis://127.0.0.1:" + port)), 100, "");
+    RedisServer server = null;
+    try {
+      assertFalse(late.awaitAnswering(), "nothing listens yet");
+      server = RedisServer.startOn(RedisServer.binary(), port);
+      for (int i = 0; i < 300 && !late.answering(); i++) {
+        Thread.sleep(10);
+      }
+      assertTrue(late.answering());
+      List<String> log = AgentLog.capture(false);
+      assertEquals(2, log.size(), log.toString());
+      assertTrue(log.get(0).contains("does not answer"), log.toString());
+      assertTrue(log.get(1).contains("answers again; cluster limits use it"), log.toString());
+    } finally {
+      late.close();
+      if (server != null) {
+        server.close();
+      }
+    }
+  }
 }
