@@ -44,18 +44,22 @@ import redis.clients.jedis.util.Pool;
  * <p><b>Client.</b> Jedis, relocated into the agent: 1.3 MB, Java 8 bytecode, no event loop of its
  * own, and a blocking exchange per call on a pooled connection, so a stalled Redis holds only the
  * calls that were in flight, each until its socket timeout. One URI is a standalone server (or a
- * proxy); a list is the seed nodes of a Redis Cluster, whose slots Jedis follows. Every connect,
- * read and pool wait is bounded by {@code backendTimeoutMillis}; a cluster exchange is tried at
- * most twice (a {@code MOVED} redirect) within that bound.
+ * proxy); a list is the seed nodes of a Redis Cluster, whose slots Jedis follows. Every connect and
+ * read is bounded by {@code backendTimeoutMillis}; a call never waits for a pooled connection (at
+ * most {@link #MAX_CONNECTIONS}: a call beyond them follows {@code onBackendFailure} at once), so a
+ * call on an open connection is answered within one timeout; a cluster exchange is tried at most
+ * twice (a {@code MOVED} redirect) within that bound. commons-pool2 2.12 opens no replacement for a
+ * broken connection on the caller's thread (2.13 does, which costs a second timeout).
  *
- * <p><b>Failure.</b> An exchange that fails to connect, times out or loses its connection marks the
- * backend down: it is logged once, every later exchange is answered {@link #UNAVAILABLE} at once
- * without touching the network (nothing is queued while disconnected), and a background thread
- * probes Redis ({@code PING}, then {@code SCRIPT LOAD}) every {@link #PROBE_MILLIS} ms until it
- * answers; the backend is then used again and that is logged too. An error answered by Redis itself
- * for one call (a key holding something else) fails that call only, logged once per message.
- * Connecting and loading the script happen on that thread as soon as the backend is made, so the
- * first acquire finds them ready.
+ * <p><b>Failure.</b> An exchange that fails to connect, times out, loses its connection, or meets
+ * an error of the whole server (out of memory, a read-only replica, a cluster slot down, loading)
+ * marks the backend down: it is logged once, every later exchange is answered {@link #UNAVAILABLE}
+ * at once without touching the network (nothing is queued while disconnected), and a background
+ * thread probes every {@link #PROBE_MILLIS} ms with a write through the script next to the key that
+ * failed (a {@code PING} would pass where calls fail) until it succeeds; the backend is then used
+ * again and that is logged too. An error of one key (it holds another type) fails that key's calls
+ * only, logged once per key. Connecting and loading the script happen on that thread as soon as the
+ * backend is made, so the first acquire finds them ready.
  *
  * <p>Thread-safe.
  */
@@ -152,8 +156,8 @@ public final class RedisBackend extends Backend {
   public boolean awaitAnswering() {
     if (!answering && firstOutcome.getCount() > 0) {
       try {
-        // the first attempt's steps (connect, AUTH, SELECT, PING, SCRIPT LOAD) are each bounded by
-        // the timeout; the JVM loading the client's classes as it starts is not
+        // the first attempt's steps (connect, handshake, SCRIPT LOAD, the probe's write) are each
+        // bounded by the timeout; the JVM loading the client's classes as it starts is not
         firstOutcome.await(
             Math.max(FIRST_CONNECT_MILLIS, 5L * timeoutMillis), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
