@@ -221,7 +221,7 @@ class ClusterScopeIT {
     RedisServer again = null;
     try {
       CompletableFuture<ForkedJvm.Result> app = startRun(jdk, redis.uri(), 5000);
-      Thread.sleep(2000);
+      awaitCalls(redis);
       redis.kill();
       Thread.sleep(1500);
       again = RedisServer.startOn(RedisServer.binary(), port);
@@ -240,10 +240,18 @@ class ClusterScopeIT {
   void redisPausedThenBack(String jdk) throws Exception {
     try (RedisServer redis = RedisServer.start()) {
       CompletableFuture<ForkedJvm.Result> app = startRun(jdk, redis.uri(), 5000);
-      Thread.sleep(2000);
+      awaitCalls(redis);
       assertEquals("+OK", redis.command("DEBUG", "SLEEP", "1.5"));
       assertOutage(app.get(), "cluster (local fallback)");
     }
+  }
+
+  /** Waits until the JVM's calls reach Redis (its start may be slow on a loaded machine), +1 s. */
+  private static void awaitCalls(RedisServer redis) throws Exception {
+    for (int i = 0; i < 300 && !redis.command("EXISTS", "weir:{payments}").equals(":1"); i++) {
+      Thread.sleep(50);
+    }
+    Thread.sleep(1000);
   }
 
   private static CompletableFuture<ForkedJvm.Result> startRun(String jdk, String uri, long millis)
