@@ -158,14 +158,15 @@ final class LimitPrologue {
   /**
    * Writes the whole code of a method that fails closed: every call throws {@link
    * IllegalStateException} with {@code message}. For a method that cannot be limited at all (a
-   * constructor too large to take the prologue, whose body cannot move elsewhere). The caller has
-   * opened the method and closes it with {@code visitEnd}.
+   * constructor too large to take the prologue, whose body cannot move elsewhere; a servlet's
+   * {@code service} too large to take the http limits' check). The caller has opened the method and
+   * closes it with {@code visitEnd}.
    *
    * @param methodVisitor the visitor that writes the method
-   * @param method the method
+   * @param argumentsSize the local slots its arguments take ({@code this} included)
    * @param message why it cannot be limited, naming it
    */
-  static void writeFailClosed(MethodVisitor methodVisitor, MethodModel method, String message) {
+  static void writeFailClosed(MethodVisitor methodVisitor, int argumentsSize, String message) {
     methodVisitor.visitCode();
     methodVisitor.visitTypeInsn(Opcodes.NEW, "java/lang/IllegalStateException");
     methodVisitor.visitInsn(Opcodes.DUP);
@@ -177,7 +178,7 @@ final class LimitPrologue {
         "(Ljava/lang/String;)V",
         false);
     methodVisitor.visitInsn(Opcodes.ATHROW);
-    methodVisitor.visitMaxs(3, method.argumentsSize());
+    methodVisitor.visitMaxs(3, argumentsSize);
   }
 
   private final class Writer extends MethodVisitor {

@@ -225,18 +225,7 @@ final class ServletGate implements ClassFileTransformer {
             }
             woven[0] = true;
             if (refusal != null) {
-              mv.visitCode();
-              mv.visitTypeInsn(Opcodes.NEW, "java/lang/IllegalStateException");
-              mv.visitInsn(Opcodes.DUP);
-              mv.visitLdcInsn(refusal);
-              mv.visitMethodInsn(
-                  Opcodes.INVOKESPECIAL,
-                  "java/lang/IllegalStateException",
-                  "<init>",
-                  "(Ljava/lang/String;)V",
-                  false);
-              mv.visitInsn(Opcodes.ATHROW);
-              mv.visitMaxs(3, 3);
+              LimitPrologue.writeFailClosed(mv, 3, refusal); // this, request, response
               mv.visitEnd();
               return null; // the original code is not copied
             }

@@ -457,7 +457,7 @@ final class Weaver {
 
     @Override
     public void visitEnd() {
-      LimitPrologue.writeFailClosed(described, prologue.method(), message);
+      LimitPrologue.writeFailClosed(described, prologue.method().argumentsSize(), message);
       described.visitEnd();
     }
   }
