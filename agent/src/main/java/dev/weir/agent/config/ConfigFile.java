@@ -3,7 +3,6 @@ package dev.weir.agent.config;
 import dev.weir.agent.bootstrap.AddressBlock;
 import dev.weir.agent.bootstrap.ClusterScope;
 import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.GcraBucket;
 import dev.weir.agent.bootstrap.PathPattern;
 import java.io.ByteArrayInputStream;
 import java.io.File;
@@ -540,19 +539,7 @@ public final class ConfigFile {
                 + " the file has none");
       }
       if (errors.size() == errorsBefore) {
-        LimitSpec built = spec.build();
-        String problem =
-            GcraBucket.create(
-                    built.discipline(),
-                    built.rate(),
-                    built.per(),
-                    built.capacity(),
-                    built.waitOnLimit(),
-                    built.maxWaitMillis() >= Long.MAX_VALUE / 1_000_000L
-                        ? Long.MAX_VALUE
-                        : built.maxWaitMillis() * 1_000_000L,
-                    0)
-                .sharedProblem(built.permits());
+        String problem = spec.build().clusterProblem();
         if (problem != null) {
           error(entry.get("scope"), path + ".scope cluster cannot hold this limit: " + problem);
         }

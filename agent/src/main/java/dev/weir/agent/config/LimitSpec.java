@@ -106,12 +106,25 @@ public final class LimitSpec {
    */
   public BucketLimiter newLimiter(
       String limiterName, String origin, NanoClock clock, boolean dryRun, ClusterScope cluster) {
+    return new BucketLimiter(
+        limiterName, origin, bucket(clock.nanoTime()), permits, clock, dryRun, cluster);
+  }
+
+  /**
+   * Why these settings cannot be a cluster limit's: durations the shared core, in Lua's doubles,
+   * cannot count exactly ({@link GcraBucket#sharedProblem}).
+   *
+   * @return null if they can; otherwise what is too long, in words
+   */
+  public String clusterProblem() {
+    return bucket(0).sharedProblem(permits);
+  }
+
+  /** The bucket these settings describe, full (a leaky bucket: empty) at {@code nowNanos}. */
+  private GcraBucket bucket(long nowNanos) {
     long maxWaitNanos =
         maxWaitMillis >= Long.MAX_VALUE / 1_000_000L ? Long.MAX_VALUE : maxWaitMillis * 1_000_000L;
-    GcraBucket bucket =
-        GcraBucket.create(
-            discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, clock.nanoTime());
-    return new BucketLimiter(limiterName, origin, bucket, permits, clock, dryRun, cluster);
+    return GcraBucket.create(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos);
   }
 
   /**
