@@ -85,7 +85,7 @@ public final class BackendSettings {
 
   @Override
   public String toString() {
-    return (uris.size() == 1 ? uris.get(0).toString() : uris.toString())
+    return RedisBackend.describe(uris)
         + " timeout "
         + timeoutMillis
         + " ms"

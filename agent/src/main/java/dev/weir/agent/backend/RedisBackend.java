@@ -130,7 +130,7 @@ public final class RedisBackend extends Backend {
     this.probeKey = keyPrefix + "weir:{weir}:probe";
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
     this.clusterMode = uris.size() > 1;
-    this.described = uris.size() == 1 ? uris.get(0).toString() : uris.toString();
+    this.described = describe(uris);
   }
 
   /**
@@ -170,6 +170,16 @@ public final class RedisBackend extends Backend {
   @Override
   public String describe() {
     return described;
+  }
+
+  /**
+   * Backend URIs for messages, passwords hidden.
+   *
+   * @param uris one URI, or a cluster's seed nodes
+   * @return the URI, or the list of them
+   */
+  static String describe(List<BackendUri> uris) {
+    return uris.size() == 1 ? uris.get(0).toString() : uris.toString();
   }
 
   /**

@@ -57,7 +57,7 @@ public final class ClusterScope {
    *     not answer
    */
   long exchange(char op, String key, GcraBucket bucket, long permits) {
-    if (!backend.answering() && !backend.awaitAnswering()) {
+    if (!backend.awaitAnswering()) {
       failures.increment(); // a call the backend did not serve: an outage shows in the count
       return Backend.UNAVAILABLE;
     }
