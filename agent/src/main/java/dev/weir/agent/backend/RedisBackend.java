@@ -167,11 +167,6 @@ public final class RedisBackend extends Backend {
     return answering;
   }
 
-  @Override
-  public String describe() {
-    return described;
-  }
-
   /**
    * Backend URIs for messages, passwords hidden.
    *
@@ -180,15 +175,6 @@ public final class RedisBackend extends Backend {
    */
   static String describe(List<BackendUri> uris) {
     return uris.size() == 1 ? uris.get(0).toString() : uris.toString();
-  }
-
-  /**
-   * Whether a Redis Cluster serves this backend (a list of seed nodes was given).
-   *
-   * @return true for a cluster
-   */
-  public boolean cluster() {
-    return clusterMode;
   }
 
   @Override

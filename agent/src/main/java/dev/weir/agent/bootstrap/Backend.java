@@ -63,11 +63,4 @@ public abstract class Backend {
   public boolean awaitAnswering() {
     return answering();
   }
-
-  /**
-   * The backend for messages, its password hidden.
-   *
-   * @return for example {@code redis://127.0.0.1:6379}
-   */
-  public abstract String describe();
 }

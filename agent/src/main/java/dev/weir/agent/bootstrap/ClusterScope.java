@@ -110,15 +110,6 @@ public final class ClusterScope {
   }
 
   /**
-   * The backend.
-   *
-   * @return the backend
-   */
-  public Backend backend() {
-    return backend;
-  }
-
-  /**
    * The MBean's {@code Scope}: {@code cluster}, or while the backend fails what the limit does.
    *
    * @return the scope in words
