@@ -149,7 +149,7 @@ public final class BucketLimiter extends Limiter {
     this.clock = clock;
     this.dryRun = dryRun;
     this.cluster = cluster;
-    this.declared = describe(bucket, permits, dryRun) + (cluster != null ? " cluster" : "");
+    this.declared = describe(bucket, permits, dryRun, cluster != null);
   }
 
   @Override
@@ -910,7 +910,7 @@ public final class BucketLimiter extends Limiter {
    * @return as {@link #settings()}
    */
   public String currentSettings() {
-    return describe(bucket, permits, dryRun) + (cluster != null ? " cluster" : "");
+    return describe(bucket, permits, dryRun, cluster != null);
   }
 
   /**
@@ -942,7 +942,7 @@ public final class BucketLimiter extends Limiter {
         + " waited";
   }
 
-  private static String describe(GcraBucket bucket, long permits, boolean dryRun) {
+  private static String describe(GcraBucket bucket, long permits, boolean dryRun, boolean cluster) {
     StringBuilder s =
         new StringBuilder(bucket.discipline().description())
             .append(' ')
@@ -962,6 +962,9 @@ public final class BucketLimiter extends Limiter {
     }
     if (dryRun) {
       s.append(" (dry run)");
+    }
+    if (cluster) {
+      s.append(" cluster");
     }
     return s.toString();
   }
