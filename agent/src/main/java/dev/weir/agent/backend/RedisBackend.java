@@ -312,14 +312,20 @@ public final class RedisBackend extends Backend {
     }
     if (first) {
       dropIdleConnections(); // a restarted server left them dead: none is tried again
-      AgentLog.error(
-          "backend "
-              + described
-              + " does not answer ("
-              + reason(e)
-              + "); cluster limits follow onBackendFailure until it answers again");
+      logDown(e, " again");
     }
     probeInBackground();
+  }
+
+  /** The one line of an outage, or of a start that finds the backend down. */
+  private void logDown(RuntimeException e, String again) {
+    AgentLog.error(
+        "backend "
+            + described
+            + " does not answer ("
+            + reason(e)
+            + "); cluster limits follow onBackendFailure until it answers"
+            + again);
   }
 
   /** Closes the pooled connections not in use, of every node. */
@@ -417,12 +423,7 @@ public final class RedisBackend extends Backend {
           firstOutcome.countDown();
           if (!reported) {
             reported = true;
-            AgentLog.error(
-                "backend "
-                    + described
-                    + " does not answer ("
-                    + reason(e)
-                    + "); cluster limits follow onBackendFailure until it answers");
+            logDown(e, "");
           }
         }
         LockSupport.parkNanos(PROBE_MILLIS * 1_000_000L);
