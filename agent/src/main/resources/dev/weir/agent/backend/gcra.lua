@@ -102,37 +102,28 @@ if op == 'r' then
     write = ahead - cost -- the costs of calls add: taking one away leaves the others'
   end
   answer = 0
-elseif ahead > admitLimit and ahead <= clockBackLimit then
-  -- the bucket is just fuller than any call can use: limited (GcraBucket.limited)
-  answer = ahead + cost - retryBase
-  if answer >= NEVER or interval >= NEVER then
-    answer = NEVER
-  end
-  if op == 'a' then
-    answer = -answer
-  end
 else
-  if ahead > admitLimit then
+  if ahead > clockBackLimit then
     -- Redis's clock went back (or a failover reached a server whose clock is behind) by more
     -- than the burst plus the longest wait: the bucket is taken as empty
-    -- (GcraBucket.resetAfterClockStep)
+    -- (GcraBucket.resetAfterClockStep); within that margin it is just fuller than any call can use
     ahead = emptyAhead
     if op == 'a' then
       write = ahead
     end
   end
   local needed = math.max(ahead, 0) + cost
+  local retry = needed - retryBase -- limited: admissible after this (GcraBucket.limited)
+  if retry >= NEVER or interval >= NEVER then
+    retry = NEVER
+  end
   if op == 'p' then
     answer = 0
     if needed > retryBase then
-      answer = math.min(needed - retryBase, NEVER)
+      answer = retry
     end
   elseif needed > admitLimit then
-    answer = needed - retryBase -- limited (GcraBucket.limited)
-    if answer >= NEVER or interval >= NEVER then
-      answer = NEVER
-    end
-    answer = -answer
+    answer = -retry
   else
     write = needed
     answer = math.max(needed - freeLimit, 0)
