@@ -63,7 +63,12 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * at 1024 ticks per nanosecond, over 400 years at one), which reads as a step back or a partly full
  * bucket: under-admission for at most capacity / rate, never over-admission.
  *
- * <p>The acquire path allocates nothing, takes no lock and logs nothing.
+ * <p><b>Contention.</b> A call whose CAS lost to another thread's spins for {@link
+ * BackOff#SPIN_NANOS} before it reads the state again (see {@link BackOff}): the winner keeps the
+ * state's cache line for its next calls, which is what makes two threads on one bucket faster than
+ * a bare CAS retried at once. A retry reuses the caller's reading, as above.
+ *
+ * <p>The acquire path allocates nothing, takes no lock, never parks and logs nothing.
  *
  * <h2>Invariants</h2>
  *
@@ -438,6 +443,7 @@ public final class GcraBucket extends BucketState {
         long wait = needed - freeLimit;
         return wait > 0 ? wait : 0;
       }
+      BackOff.afterLostRace();
     }
   }
 

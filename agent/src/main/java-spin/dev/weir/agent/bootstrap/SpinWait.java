@@ -1,0 +1,26 @@
+package dev.weir.agent.bootstrap;
+
+/**
+ * {@code Thread.onSpinWait()} where the JVM has it (Java 9 and later), nothing on Java 8.
+ *
+ * <p>This one class is compiled for Java 8 bytecode against the newer JDK's library (it is in its
+ * own source folder, see {@code agent/pom.xml}): the call below is linked only when it first runs,
+ * and it runs only where the method exists, so Java 8 never resolves it. The JIT folds the constant
+ * and, on Java 9 and later, compiles the call to the processor's spin-wait instruction ({@code
+ * PAUSE} on x86).
+ *
+ * <p>Thread-safe: stateless.
+ */
+final class SpinWait {
+  private static final boolean ON_SPIN_WAIT =
+      !System.getProperty("java.specification.version", "1.8").startsWith("1.");
+
+  private SpinWait() {}
+
+  /** Tells the processor the caller is in a spin-wait loop; returns at once. */
+  static void hint() {
+    if (ON_SPIN_WAIT) {
+      Thread.onSpinWait();
+    }
+  }
+}
