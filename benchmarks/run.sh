@@ -2,11 +2,13 @@
 # Runs every Weir benchmark with settings that fit a 2-core machine in under 15 minutes, and writes
 # BENCHMARKS.md at the top of the repository from that one run:
 #   PeerAcquireBenchmark  Weir's core, Bucket4j, Guava, Resilience4j, Failsafe and a floor; 1 and 2 threads
-#   ContendedPairs        two threads on one word, the floor and Weir taking turns in short slices
+#   ContendedPairs        two threads on one limiter, the floors, Weir's core, its woven call and
+#                         every peer taking turns in short slices
+#   AcquireLatency        the latency of each of those calls under the same contention (HdrHistogram)
 #   WovenCallBenchmark    an annotated method beside the plain one, in a JVM with -javaagent
 #   KeyedAcquireBenchmark per-key acquires beside the plain one
 #   CountedAcquireBenchmark  the limiter with its counts beside the core alone; 1 and 2 threads
-#   startup/run.sh        start-up of 5,000 classes, Weir beside an agent that does nothing
+#   startup/run.sh        start-up of 5,000 classes, Weir beside an agent that does nothing (21 pairs)
 #   KeyMemory             heap per key at a million keys, and once idle
 #   ShapingAccuracy       departures of a 1,000/s leaky bucket from 8 threads, beside Guava
 #   InterruptedWaiters    the rate a shaping bucket keeps while its waiters are interrupted
@@ -33,9 +35,10 @@ jmh -t 1 -f 2 -jvmArgsAppend "-javaagent:$AGENT" -rf json -rff "$OUT/woven.json"
 jmh -t 1 -f 2 -rf json -rff "$OUT/keyed.json" KeyedAcquireBenchmark
 jmh -t 1 -f 2 -rf json -rff "$OUT/counted-t1.json" CountedAcquireBenchmark
 jmh -t 2 -f 2 -rf json -rff "$OUT/counted-t2.json" CountedAcquireBenchmark
-benchmarks/startup/run.sh 15 | tee "$OUT/startup.md"
+benchmarks/startup/run.sh 21 | tee "$OUT/startup.md"
 java -Xmx1g -cp "$JAR" dev.weir.benchmarks.KeyMemory | tee "$OUT/memory.txt"
-java -cp "$JAR" dev.weir.benchmarks.ContendedPairs 20 | tee "$OUT/contended.txt"
+java "-javaagent:$AGENT" -cp "$JAR" dev.weir.benchmarks.ContendedPairs 20 | tee "$OUT/contended.txt"
+java "-javaagent:$AGENT" -cp "$JAR" dev.weir.benchmarks.AcquireLatency 10 | tee "$OUT/latency.txt"
 java -cp "$JAR" dev.weir.benchmarks.ShapingAccuracy 5 | tee "$OUT/shaping.txt"
 java -cp "$JAR" dev.weir.benchmarks.InterruptedWaiters 10 | tee -a "$OUT/shaping.txt"
 jmh -t 1 -f 2 -rf json -rff "$OUT/http-gate.json" HttpGateBenchmark

@@ -20,16 +20,44 @@ import java.util.concurrent.TimeUnit;
  * <p>The rounds are not independent (a speed can last several of them), so the interval is a guide
  * rather than exact; the per-round figures are printed for that reason.
  *
+ * <p>Two more contenders are the woven call itself: {@link WovenTarget#admitted} (an annotated
+ * method, permits always available) and the same method unannotated, {@link WovenTarget#plain}. Run
+ * under {@code -javaagent:} the built agent; {@link #main} refuses to run without it.
+ *
  * <p>Prints {@code key=value} lines: for each round, the ns per call of each contender; then, for
- * Weir against each other contender, the median over the rounds of the ratio, with its 95% interval
- * ({@code weirTo...}, {@code ...Low}, {@code ...High}).
+ * Weir's core against each other contender, the median over the rounds of the ratio, with its 95%
+ * interval ({@code weirTo...}, {@code ...Low}, {@code ...High}); the same for the woven call
+ * against the floor and each peer ({@code wovenTo...}); and what the woven call adds to the plain
+ * one beyond the floor, {@code (woven - plain) - floor} in ns per round ({@code
+ * wovenAddsBeyondFloor...}).
  */
 public final class ContendedPairs {
   static final String[] CONTENDERS = {
-    "floor", "floorRetrying", "weir", "bucket4j", "guava", "resilience4j", "failsafe"
+    "floor",
+    "floorRetrying",
+    "weir",
+    "bucket4j",
+    "guava",
+    "resilience4j",
+    "failsafe",
+    "plain",
+    "woven"
   };
 
+  static final int FLOOR = 0;
+
   static final int WEIR = 2;
+
+  /** The peers' indexes in {@link #CONTENDERS}: {@code PEERS_FROM} to {@code PEERS_TO - 1}. */
+  static final int PEERS_FROM = 3;
+
+  static final int PEERS_TO = 7;
+
+  /** {@link WovenTarget#plain}: the method {@link #WOVEN} limits, without its limit. */
+  static final int PLAIN = 7;
+
+  /** {@link WovenTarget#admitted}: the whole woven call, under the agent. */
+  static final int WOVEN = 8;
 
   private static final int THREADS = 2;
 
@@ -46,9 +74,11 @@ public final class ContendedPairs {
    * One call of a contender.
    *
    * @param contender an index into {@link #CONTENDERS}
+   * @param input the woven target's argument (the caller's loop count: no field both threads write,
+   *     which would be a second contended cache line)
    * @return a value that depends on the call, so the JIT keeps it
    */
-  long call(int contender) {
+  long call(int contender, int input) {
     switch (contender) {
       case 0:
         return limiters.floor();
@@ -62,8 +92,12 @@ public final class ContendedPairs {
         return limiters.guava() ? 1 : 0;
       case 5:
         return limiters.resilience4j() ? 1 : 0;
-      default:
+      case 6:
         return limiters.failsafe() ? 1 : 0;
+      case 7:
+        return WovenTarget.plain(input);
+      default:
+        return WovenTarget.admitted(input);
     }
   }
 
@@ -73,9 +107,37 @@ public final class ContendedPairs {
    * @return the mean ns per call over both threads
    */
   double slice(int contender, long sliceNanos) throws Exception {
-    CyclicBarrier start = new CyclicBarrier(THREADS + 1);
     long[] nanos = new long[THREADS];
     long[] calls = new long[THREADS];
+    onTwoThreads(
+        id -> {
+          long begin = System.nanoTime();
+          long deadline = begin + sliceNanos;
+          long x = 0;
+          long n = 0;
+          long now;
+          do {
+            for (int i = 0; i < 256; i++) {
+              x += call(contender, i);
+            }
+            n += 256;
+            now = System.nanoTime();
+          } while (now < deadline);
+          nanos[id] = now - begin;
+          calls[id] = n;
+          sink = x;
+        });
+    return ((double) nanos[0] / calls[0] + (double) nanos[1] / calls[1]) / THREADS;
+  }
+
+  /**
+   * Runs {@code body} on two new threads released together, and waits for both.
+   *
+   * @param body given the thread's number, 0 or 1
+   * @throws Exception if the waiting thread is interrupted
+   */
+  static void onTwoThreads(java.util.function.IntConsumer body) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(THREADS + 1);
     Thread[] threads = new Thread[THREADS];
     for (int t = 0; t < THREADS; t++) {
       int id = t;
@@ -87,21 +149,7 @@ public final class ContendedPairs {
                 } catch (Exception e) {
                   return;
                 }
-                long begin = System.nanoTime();
-                long deadline = begin + sliceNanos;
-                long x = 0;
-                long n = 0;
-                long now;
-                do {
-                  for (int i = 0; i < 256; i++) {
-                    x += call(contender);
-                  }
-                  n += 256;
-                  now = System.nanoTime();
-                } while (now < deadline);
-                nanos[id] = now - begin;
-                calls[id] = n;
-                sink = x;
+                body.accept(id);
               });
       threads[t].start();
     }
@@ -109,7 +157,6 @@ public final class ContendedPairs {
     for (Thread t : threads) {
       t.join();
     }
-    return ((double) nanos[0] / calls[0] + (double) nanos[1] / calls[1]) / THREADS;
   }
 
   /**
@@ -142,13 +189,11 @@ public final class ContendedPairs {
    */
   static double[] medianRatio(double[][] results, int a, int b) {
     int n = results.length;
-    double[] ratios = new double[n];
+    double[][] ratios = new double[n][1];
     for (int r = 0; r < n; r++) {
-      ratios[r] = results[r][a] / results[r][b];
+      ratios[r][0] = results[r][a] / results[r][b];
     }
-    Arrays.sort(ratios);
-    int k = Math.max(1, confidenceRank(n));
-    return new double[] {Report.median(ratios), ratios[k - 1], ratios[n - k]};
+    return medianOf(ratios, 0);
   }
 
   /** The largest k with P(Binomial(n, 1/2) < k) <= 0.025; 0 if none. */
@@ -180,6 +225,10 @@ public final class ContendedPairs {
           "rounds must be at least 6 for a 95% interval of the median, was " + rounds);
     }
     long sliceMillis = args.length > 1 ? Long.parseLong(args[1]) : 300;
+    if (!WovenTarget.woven()) {
+      throw new IllegalStateException(
+          "WovenTarget is not woven: run with -javaagent:agent/target/weir-agent.jar");
+    }
     double[][] results =
         new ContendedPairs().measure(rounds, TimeUnit.MILLISECONDS.toNanos(sliceMillis));
     for (int r = 0; r < rounds; r++) {
@@ -194,13 +243,41 @@ public final class ContendedPairs {
     }
     System.out.printf(Locale.ROOT, "rounds=%d%n", rounds);
     System.out.printf(Locale.ROOT, "sliceMillis=%d%n", sliceMillis);
-    for (int c = 0; c < CONTENDERS.length; c++) {
+    for (int c = 0; c < PEERS_TO; c++) {
       if (c != WEIR) {
-        print(
-            "weirTo" + Character.toUpperCase(CONTENDERS[c].charAt(0)) + CONTENDERS[c].substring(1),
-            medianRatio(results, WEIR, c));
+        print("weirTo" + capitalized(CONTENDERS[c]), medianRatio(results, WEIR, c));
       }
     }
+    print("wovenToFloor", medianRatio(results, WOVEN, FLOOR));
+    for (int c = PEERS_FROM; c < PEERS_TO; c++) {
+      print("wovenTo" + capitalized(CONTENDERS[c]), medianRatio(results, WOVEN, c));
+    }
+    double[][] beyond = new double[rounds][1];
+    for (int r = 0; r < rounds; r++) {
+      beyond[r][0] = results[r][WOVEN] - results[r][PLAIN] - results[r][FLOOR];
+    }
+    print("wovenAddsBeyondFloor", medianOf(beyond, 0));
+  }
+
+  static String capitalized(String name) {
+    return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+  }
+
+  /**
+   * The median over the rounds of {@code values[r][c]}, with its 95% interval as in {@link
+   * #medianRatio}.
+   *
+   * @return {median, low, high}
+   */
+  static double[] medianOf(double[][] values, int c) {
+    int n = values.length;
+    double[] sorted = new double[n];
+    for (int r = 0; r < n; r++) {
+      sorted[r] = values[r][c];
+    }
+    Arrays.sort(sorted);
+    int k = Math.max(1, confidenceRank(n));
+    return new double[] {Report.median(sorted), sorted[k - 1], sorted[n - k]};
   }
 
   private static void print(String name, double[] ratio) {

@@ -69,10 +69,12 @@ class MeasuresTest {
   @Test
   void contendedPairsTimeEachContenderAndWeirAdmits() throws Exception {
     ContendedPairs pairs = new ContendedPairs();
-    assertEquals(0, pairs.call(ContendedPairs.WEIR), "Weir's bucket admits");
-    for (int peer = 3; peer < ContendedPairs.CONTENDERS.length; peer++) {
-      assertEquals(1, pairs.call(peer), ContendedPairs.CONTENDERS[peer] + " admits");
+    assertEquals(0, pairs.call(ContendedPairs.WEIR, 0), "Weir's bucket admits");
+    for (int peer = ContendedPairs.PEERS_FROM; peer < ContendedPairs.PEERS_TO; peer++) {
+      assertEquals(1, pairs.call(peer, 0), ContendedPairs.CONTENDERS[peer] + " admits");
     }
+    // without the agent the annotated method is the plain one: the same body, the same answer
+    assertEquals(pairs.call(ContendedPairs.PLAIN, 5), pairs.call(ContendedPairs.WOVEN, 5));
     double[][] results = pairs.measure(3, 2_000_000);
     assertEquals(3, results.length);
     for (double[] round : results) {
@@ -80,6 +82,16 @@ class MeasuresTest {
       for (double nanosPerCall : round) {
         assertTrue(nanosPerCall > 0 && nanosPerCall < 1_000_000, "ns per call: " + nanosPerCall);
       }
+    }
+  }
+
+  @Test
+  void acquireLatencyTimesEveryCallOfEveryContender() throws Exception {
+    org.HdrHistogram.Histogram[] all = new AcquireLatency().measure(1, 2_000_000);
+    assertEquals(AcquireLatency.TIMED.length + 1, all.length, "each contender, then the timer");
+    for (org.HdrHistogram.Histogram h : all) {
+      assertTrue(h.getTotalCount() >= 512, "two threads, 256 calls at least each");
+      assertTrue(h.getValueAtPercentile(50) > 0 && h.getMaxValue() >= h.getValueAtPercentile(99.9));
     }
   }
 
@@ -94,6 +106,11 @@ class MeasuresTest {
     assertEquals(0, ContendedPairs.confidenceRank(5));
     assertEquals(2, ContendedPairs.confidenceRank(10));
     assertEquals(6, ContendedPairs.confidenceRank(20), "the 6th and 15th of 20 (95.9%)");
+    // differences, not ratios: woven - plain - floor per round
+    double[] beyond = ContendedPairs.medianOf(new double[][] {{4}, {9}, {-1}, {6}, {5}}, 0);
+    assertEquals(5, beyond[0], 1e-9);
+    assertEquals(-1, beyond[1], 1e-9);
+    assertEquals(9, beyond[2], 1e-9);
   }
 
   @Test
