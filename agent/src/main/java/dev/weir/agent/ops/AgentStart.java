@@ -40,6 +40,7 @@ public final class AgentStart {
    */
   public static boolean install(
       String args, Instrumentation instrumentation, boolean premain, String version) {
+    long startNanos = System.nanoTime();
     Weaving w = WeirInstaller.install(args, instrumentation, premain, version);
     if (w == null) {
       return false;
@@ -47,7 +48,7 @@ public final class AgentStart {
     weaving = w;
     agent = new AgentBean(w);
     AgentArgs arguments = w.arguments();
-    Management management = Management.create(w, agent);
+    Management management = Management.create(w, agent, startNanos);
     watch = new ConfigWatch(agent, w);
     watch.set(arguments.watch());
     summary = new Summary();
