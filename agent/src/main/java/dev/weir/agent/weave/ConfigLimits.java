@@ -55,19 +55,27 @@ final class ConfigLimits {
   private final Map<String, Set<String>> subtypes;
 
   /**
-   * For each class looked at, as {@code LOADER_ID:internal/Name} with the id of the loader it was
-   * resolved through: the {@code Type+} types it is or descends from (often none).
+   * For each loader id, for each class looked at as resolved through that loader (internal name):
+   * the {@code Type+} types it is or descends from, most often {@link #NO_ROOTS}. Per loader, so
+   * that a class costs no key of its own, and a collected loader's classes go at once. A set once
+   * here is never changed: classes share their ancestors' sets.
    */
-  private final Map<String, Set<String>> rootsByType;
+  private final ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader;
+
+  /** The roots of a class that descends from no {@code Type+} type: shared, immutable. */
+  private static final Set<String> NO_ROOTS = Collections.emptySet();
 
   private ConfigLimits() {
     this(
-        new ConcurrentHashMap<String, Set<String>>(), new ConcurrentHashMap<String, Set<String>>());
+        new ConcurrentHashMap<String, Set<String>>(),
+        new ConcurrentHashMap<Integer, Map<String, Set<String>>>());
   }
 
-  private ConfigLimits(Map<String, Set<String>> subtypes, Map<String, Set<String>> rootsByType) {
+  private ConfigLimits(
+      Map<String, Set<String>> subtypes,
+      ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader) {
     this.subtypes = subtypes;
-    this.rootsByType = rootsByType;
+    this.rootsByLoader = rootsByLoader;
   }
 
   /**
@@ -223,7 +231,7 @@ final class ConfigLimits {
     Reload reload =
         new Reload(
             subtypeRoots(limits).equals(subtypes.keySet())
-                ? new ConfigLimits(subtypes, rootsByType)
+                ? new ConfigLimits(subtypes, rootsByLoader)
                 : new ConfigLimits());
     boolean backendKept = this.backend != null && this.backend.sameAs(backend);
     reload.next.backend = backendKept ? this.backend : backend;
@@ -419,11 +427,7 @@ final class ConfigLimits {
    * @param loaderIds the numbers of the collected loaders
    */
   void forgetLoaders(Set<Integer> loaderIds) {
-    for (Iterator<String> i = rootsByType.keySet().iterator(); i.hasNext(); ) {
-      if (loaderIds.contains(loaderIdOf(i.next()))) {
-        i.remove();
-      }
-    }
+    rootsByLoader.keySet().removeAll(loaderIds);
     for (Set<String> family : subtypes.values()) {
       for (Iterator<String> i = family.iterator(); i.hasNext(); ) {
         if (loaderIds.contains(loaderIdOf(i.next()))) {
@@ -499,51 +503,80 @@ final class ConfigLimits {
    */
   boolean noteSupertypes(String internalName, String[] directSupertypes, ClassLoader loader) {
     int loaderId = LimiterRegistry.loaderId(loader);
+    Map<String, Set<String>> known = knownTo(loaderId);
     Set<String> roots = ownRoot(internalName);
     for (String supertype : directSupertypes) {
-      roots.addAll(rootsOf(supertype, loader, loaderId, 0));
+      roots = union(roots, rootsOf(supertype, loader, known, 0));
     }
-    return record(key(loaderId, internalName), roots);
+    return record(loaderId, internalName, known, roots);
+  }
+
+  /** What was noted of the classes resolved through the loader of this id. */
+  private Map<String, Set<String>> knownTo(int loaderId) {
+    Integer id = loaderId;
+    Map<String, Set<String>> known = rootsByLoader.get(id);
+    if (known == null) {
+      Map<String, Set<String>> made = new ConcurrentHashMap<String, Set<String>>();
+      known = rootsByLoader.putIfAbsent(id, made);
+      if (known == null) {
+        known = made;
+      }
+    }
+    return known;
   }
 
   /** Caches the roots of a class and adds it to their families; true if it has any. */
-  private boolean record(String key, Set<String> roots) {
-    rootsByType.put(key, roots);
+  private boolean record(
+      int loaderId, String internalName, Map<String, Set<String>> known, Set<String> roots) {
+    known.put(internalName, roots);
+    if (roots.isEmpty()) {
+      return false;
+    }
+    String key = key(loaderId, internalName);
     for (String root : roots) {
       subtypes.get(root).add(key);
     }
-    return !roots.isEmpty();
+    return true;
   }
 
-  /** {@code internalName} itself, if it is a {@code Type+} pattern's type; a new mutable set. */
+  /** {@code internalName} itself, if it is a {@code Type+} pattern's type; else no roots. */
   private Set<String> ownRoot(String internalName) {
-    Set<String> roots = new java.util.HashSet<String>();
-    if (subtypes.containsKey(internalName)) {
-      roots.add(internalName);
+    return subtypes.containsKey(internalName) ? Collections.singleton(internalName) : NO_ROOTS;
+  }
+
+  /** Both sets' roots: one of them where the other adds none, else a new set (never changed). */
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    if (b.isEmpty() || a.containsAll(b)) {
+      return a;
     }
-    return roots;
+    if (a.isEmpty()) {
+      return b;
+    }
+    Set<String> both = new java.util.HashSet<String>(a);
+    both.addAll(b);
+    return both;
   }
 
   /**
    * The {@code Type+} types that {@code internalName}, as {@code loader} resolves it, is or
-   * descends from; cached per loader.
+   * descends from; cached per loader ({@code known}).
    */
-  private Set<String> rootsOf(String internalName, ClassLoader loader, int loaderId, int depth) {
-    String key = key(loaderId, internalName);
-    Set<String> known = rootsByType.get(key);
-    if (known != null) {
-      return known;
+  private Set<String> rootsOf(
+      String internalName, ClassLoader loader, Map<String, Set<String>> known, int depth) {
+    Set<String> cached = known.get(internalName);
+    if (cached != null) {
+      return cached;
     }
     Set<String> roots = ownRoot(internalName);
     if (!internalName.equals("java/lang/Object") && depth < 64) {
       byte[] classFile = WeirTransformer.classFileOf(loader, internalName);
       if (classFile != null) {
         for (String supertype : ClassHeader.supertypes(classFile)) {
-          roots.addAll(rootsOf(supertype, loader, loaderId, depth + 1));
+          roots = union(roots, rootsOf(supertype, loader, known, depth + 1));
         }
       }
     }
-    rootsByType.put(key, roots);
+    known.put(internalName, roots);
     return roots;
   }
 
@@ -555,29 +588,33 @@ final class ConfigLimits {
    * @return true if it is a subtype of some {@code Type+} pattern's type
    */
   boolean noteLoaded(Class<?> type) {
-    return !subtypes.isEmpty() && record(keyOf(type), rootsOf(type));
+    if (subtypes.isEmpty()) {
+      return false;
+    }
+    int loaderId = LimiterRegistry.loaderId(type.getClassLoader());
+    return record(loaderId, internalNameOf(type), knownTo(loaderId), rootsOf(type));
   }
 
-  private static String keyOf(Class<?> type) {
-    return key(LimiterRegistry.loaderId(type.getClassLoader()), type.getName().replace('.', '/'));
+  private static String internalNameOf(Class<?> type) {
+    return type.getName().replace('.', '/');
   }
 
-  /** As {@link #rootsOf(String, ClassLoader, int, int)}, walking loaded classes, not files. */
+  /** As {@link #rootsOf(String, ClassLoader, Map, int)}, walking loaded classes, not files. */
   private Set<String> rootsOf(Class<?> type) {
-    String internalName = type.getName().replace('.', '/');
-    String key = keyOf(type);
-    Set<String> known = rootsByType.get(key);
-    if (known != null) {
-      return known;
+    String internalName = internalNameOf(type);
+    Map<String, Set<String>> known = knownTo(LimiterRegistry.loaderId(type.getClassLoader()));
+    Set<String> cached = known.get(internalName);
+    if (cached != null) {
+      return cached;
     }
     Set<String> roots = ownRoot(internalName);
     if (type.getSuperclass() != null) {
-      roots.addAll(rootsOf(type.getSuperclass()));
+      roots = union(roots, rootsOf(type.getSuperclass()));
     }
     for (Class<?> implemented : type.getInterfaces()) {
-      roots.addAll(rootsOf(implemented));
+      roots = union(roots, rootsOf(implemented));
     }
-    rootsByType.put(key, roots);
+    known.put(internalName, roots);
     return roots;
   }
 
