@@ -581,6 +581,30 @@ final class ConfigLimits {
   }
 
   /**
+   * Whether a {@code Type+} pattern's type is among these loaded classes. If none is, no loaded
+   * class descends from one (a class's ancestors load before it), and {@link #noteLoaded} would
+   * find nothing among them.
+   *
+   * @param loaded the JVM's loaded classes
+   * @return true if one of them is a {@code Type+} pattern's type
+   */
+  boolean anyRootAmong(Class<?>[] loaded) {
+    if (subtypes.isEmpty()) {
+      return false;
+    }
+    List<String> roots = new ArrayList<String>();
+    for (String root : subtypes.keySet()) {
+      roots.add(root.replace('/', '.'));
+    }
+    for (Class<?> type : loaded) {
+      if (roots.contains(type.getName())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Records a class loaded before the agent started as a subtype of every {@code Type+} type among
    * its ancestors.
    *

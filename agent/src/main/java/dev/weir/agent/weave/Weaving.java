@@ -183,7 +183,7 @@ public final class Weaving {
     if (!httpBefore.equals(HttpGate.settingsInWords())) {
       reload.changes.add("http settings changed: " + HttpGate.settingsInWords());
     }
-    woven += ServletGate.ensure(instrumentation);
+    woven += HttpGate.hasRules() ? ServletGate.ensure(instrumentation) : 0;
     configPath = file;
     if (!reporting && reload.next != ConfigLimits.NONE) {
       ConfigReporter.start(transformer);

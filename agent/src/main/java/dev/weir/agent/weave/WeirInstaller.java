@@ -123,7 +123,8 @@ public final class WeirInstaller {
       instrumentation.setNativeMethodPrefix(transformer, Weaver.MOVED_PREFIX);
       transformer.nativePrefixSet();
     }
-    int servlets = ServletGate.ensure(instrumentation);
+    // ServletGate (and the ASM classes its verification loads) only once there are http entries
+    int servlets = HttpGate.hasRules() ? ServletGate.ensure(instrumentation) : 0;
     String retransformed = "";
     if (!premain) {
       retransformed =

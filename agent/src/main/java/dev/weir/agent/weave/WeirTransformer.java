@@ -443,7 +443,11 @@ final class WeirTransformer implements ClassFileTransformer {
     ConfigLimits limits = config;
     List<Class<?>> batch = new ArrayList<Class<?>>();
     int count = 0;
-    for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+    Class<?>[] loaded = instrumentation.getAllLoadedClasses();
+    // a Type+ type not loaded yet has no loaded subtype: no walk up each loaded class's ancestors
+    boolean subtypes = limits.anyRootAmong(loaded);
+    boolean previousSubtypes = previous != null && previous.anyRootAmong(loaded);
+    for (Class<?> type : loaded) {
       if (type.isArray() || type.isPrimitive() || !instrumentation.isModifiableClass(type)) {
         continue;
       }
@@ -452,7 +456,8 @@ final class WeirTransformer implements ClassFileTransformer {
         continue;
       }
       boolean candidate =
-          patternsMayMatch(limits, type) || previous != null && patternsMayMatch(previous, type);
+          patternsMayMatch(limits, subtypes, type)
+              || previous != null && patternsMayMatch(previous, previousSubtypes, type);
       if (!candidate && scanAnnotations && !isSkipped(internalName)) {
         byte[] classFile = classFileOf(type, internalName);
         candidate = classFile == null || mentionsLimit(internalName, classFile);
@@ -469,9 +474,10 @@ final class WeirTransformer implements ClassFileTransformer {
     return count;
   }
 
-  private static boolean patternsMayMatch(ConfigLimits limits, Class<?> type) {
+  private static boolean patternsMayMatch(ConfigLimits limits, boolean subtypes, Class<?> type) {
     return limits.hasPatterns()
-        && (limits.noteLoaded(type) || limits.mayMatchType(type.getName(), type.getClassLoader()));
+        && (subtypes && limits.noteLoaded(type)
+            || limits.mayMatchType(type.getName(), type.getClassLoader()));
   }
 
   private static void retransform(Instrumentation instrumentation, List<Class<?>> batch) {

@@ -34,6 +34,24 @@ class ConfigLimitsTest {
   }
 
   @Test
+  void loadedClassesNeedNoWalkUntilATypePlusTypeIsAmongThem() {
+    ConfigLimits config = subtypesOfSvc();
+    assertFalse(config.anyRootAmong(new Class<?>[] {String.class, Runnable.class, int[].class}));
+    ConfigFile file =
+        ConfigFile.parse(
+            "test.yaml",
+            "limits:\n"
+                + "  - name: tasks\n"
+                + "    methods: \"java.lang.Runnable+#run\"\n"
+                + "    tokenBucket: { rate: 1 }\n");
+    ConfigLimits tasks = ConfigLimits.register(file.limits(), new FakeClock(0));
+    assertTrue(tasks.anyRootAmong(new Class<?>[] {String.class, Runnable.class}));
+    assertFalse(tasks.anyRootAmong(new Class<?>[] {String.class, Thread.class}));
+    assertFalse(
+        ConfigLimits.NONE.anyRootAmong(new Class<?>[] {Runnable.class}), "no Type+ pattern");
+  }
+
+  @Test
   void aClassOfTheSameNameInAnotherLoaderIsNotTakenForASubtype() {
     ConfigLimits config = subtypesOfSvc();
     ClassLoader a = new ClassLoader(null) {};
