@@ -3,7 +3,8 @@
 #   floor: with an agent whose premain does nothing (the cost of -javaagent itself),
 #   weir:  with Weir and no config file,
 #   weir10: with Weir and a config file of ten patterns, one of which matches.
-# Paired runs (the three variants back to back, RUNS times); prints medians and ratios to the floor.
+# Paired runs (the three variants back to back, RUNS times); prints each variant's median time, and
+# the median of the pairs' ratios to the floor with its 95% interval.
 # Usage: benchmarks/startup/run.sh [RUNS]   (after mvn -q -DskipTests package)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -62,17 +63,35 @@ run() { # prints wall milliseconds of one start
 }
 floor=() weir=() weir10=()
 run -javaagent:"$WORK/noop.jar" > /dev/null   # warm the file cache
-for _ in $(seq "$RUNS"); do
-  floor+=("$(run -javaagent:"$WORK/noop.jar")")
-  weir+=("$(run -javaagent:"$AGENT")")
-  weir10+=("$(run -javaagent:"$AGENT=config=$WORK/weir.yaml")")
+for i in $(seq "$RUNS"); do
+  # the three starts of a pair back to back, in a rotating order: a machine that changes speed
+  # meets all three alike
+  for v in $(printf 'f\nw\nt\nf\nw\n' | tail -n +$(( i % 3 + 1 )) | head -3); do
+    case $v in
+      f) floor+=("$(run -javaagent:"$WORK/noop.jar")") ;;
+      w) weir+=("$(run -javaagent:"$AGENT")") ;;
+      t) weir10+=("$(run -javaagent:"$AGENT=config=$WORK/weir.yaml")") ;;
+    esac
+  done
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# the median of the pairs' ratios, with a distribution-free 95% interval: the order statistics k and
+# n + 1 - k of the sorted ratios, k the largest with P(Binomial(n, 1/2) < k) <= 2.5%
+ratios() { # floor times, then the variant's, as two space-separated lists
+  awk -v f="$1" -v w="$2" 'BEGIN {
+    n = split(f, a, " "); split(w, b, " ")
+    for (i = 1; i <= n; i++) r[i] = b[i] / a[i]
+    for (i = 2; i <= n; i++) { x = r[i]; for (j = i - 1; j >= 1 && r[j] > x; j--) r[j + 1] = r[j]; r[j + 1] = x }
+    med = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+    below = 0; term = 0.5 ^ n; k = 0
+    for (i = 0; i < n; i++) { if (below + term > 0.025) break; below += term; k = i + 1; term = term * (n - i) / (i + 1) }
+    if (k < 1) k = 1
+    printf "%.2f | %.2f to %.2f", med, r[k], r[n + 1 - k] }'
+}
 f=$(median "${floor[@]}"); w=$(median "${weir[@]}"); w10=$(median "${weir10[@]}")
-echo "JDK: $(java -version 2>&1 | head -1); runs: $RUNS; 5,000 classes loaded from a jar"
-echo "| start-up | median ms | ratio to floor |"
-echo "|---|---:|---:|"
-echo "| empty agent (floor) | $f | 1.00 |"
-awk -v f="$f" -v w="$w" -v w10="$w10" 'BEGIN {
-  printf "| Weir, no config | %s | %.2f |\n", w, w / f
-  printf "| Weir, ten patterns (one matches) | %s | %.2f |\n", w10, w10 / f }'
+echo "JDK: $(java -version 2>&1 | head -1); pairs: $RUNS; 5,000 classes loaded from a jar"
+echo "| start-up | median ms | ratio to floor (median of the pairs') | 95% interval |"
+echo "|---|---:|---:|---:|"
+echo "| empty agent (floor) | $f | 1.00 | |"
+echo "| Weir, no config | $w | $(ratios "${floor[*]}" "${weir[*]}") |"
+echo "| Weir, ten patterns (one matches) | $w10 | $(ratios "${floor[*]}" "${weir10[*]}") |"
