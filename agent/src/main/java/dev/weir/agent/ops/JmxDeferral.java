@@ -12,8 +12,7 @@ package dev.weir.agent.ops;
  * #MAX_DEFER_NANOS} after the last tick that had nothing to show (the earliest the first thing to
  * show can have appeared; at first, the agent's start, before its config file was read). With 250
  * ms ticks, an MBean's set-up then starts at most 500 ms after its limiter's creation, where it
- * started at most 250 ms after before. Once the application has made an MBean server of its own (as
- * most monitored applications do), nothing waits: the expensive part is done.
+ * started at most 250 ms after before.
  *
  * <p>Thread-confined to the management thread. Times are {@code System.nanoTime()} readings; class
  * counts are a counter that only grows (it may miss a few concurrent increments).
@@ -48,11 +47,9 @@ final class JmxDeferral {
    * @param worth whether there is anything to show (a limiter, a config file, an endpoint)
    * @param nowNanos the time now
    * @param classes the class counter now
-   * @param serverMade whether the application has made an MBean server already: the set-up then
-   *     costs little, and the MBeans come at once
    * @return true to set up now
    */
-  boolean setUpNow(boolean worth, long nowNanos, int classes, boolean serverMade) {
+  boolean setUpNow(boolean worth, long nowNanos, int classes) {
     // the first tick has no interval behind it: the application's start has not even begun
     boolean quiet =
         ticked
@@ -65,6 +62,6 @@ final class JmxDeferral {
       nothingAtNanos = nowNanos;
       return false;
     }
-    return quiet || serverMade || nowNanos - nothingAtNanos >= MAX_DEFER_NANOS;
+    return quiet || nowNanos - nothingAtNanos >= MAX_DEFER_NANOS;
   }
 }

@@ -138,8 +138,7 @@ final class Management implements Runnable {
       return;
     }
     if (server == null
-        && !deferral.setUpNow(
-            worthJmx(), System.nanoTime(), weaving.classesSeen(), weaving.mbeanServerMade())) {
+        && !deferral.setUpNow(worthJmx(), System.nanoTime(), weaving.classesSeen())) {
       // nothing to show yet (a JVM that never limits never pays for JMX), or the application is
       // busy starting and the MBeans can still wait within their bound
       return;

@@ -246,16 +246,6 @@ public final class Weaving {
   }
 
   /**
-   * Whether the application has made an MBean server (the JDK's MBean server class loaded after the
-   * agent started): setting up Weir's MBeans then costs it little.
-   *
-   * @return true once one was made
-   */
-  public boolean mbeanServerMade() {
-    return transformer.mbeanServerMade();
-  }
-
-  /**
    * Whether the class given to {@link #watchForClass} has loaded.
    *
    * @return true once it has

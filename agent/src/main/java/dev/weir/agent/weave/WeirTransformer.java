@@ -94,12 +94,6 @@ final class WeirTransformer implements ClassFileTransformer {
    */
   private volatile int classesSeen;
 
-  /** The JDK's MBean server class: it loads when the first MBean server is made. */
-  private static final String MBEAN_SERVER = "com/sun/jmx/mbeanserver/JmxMBeanServer";
-
-  /** Whether {@link #MBEAN_SERVER} has loaded since this transformer was installed. */
-  private volatile boolean mbeanServerMade;
-
   /**
    * Creates the transformer.
    *
@@ -220,9 +214,6 @@ final class WeirTransformer implements ClassFileTransformer {
   private byte[] transformAny(
       ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
     classesSeen++;
-    if (!mbeanServerMade && MBEAN_SERVER.equals(internalName)) {
-      mbeanServerMade = true;
-    }
     if (unwovenOnOverflow != null) {
       reportUnwovenOnOverflow();
     }
@@ -280,16 +271,6 @@ final class WeirTransformer implements ClassFileTransformer {
    */
   int classesSeen() {
     return classesSeen;
-  }
-
-  /**
-   * Whether an MBean server has been made in this JVM since the transformer was installed (the
-   * application's own, most often the platform one): JMX costs Weir little from then on.
-   *
-   * @return true once the JDK's MBean server class has loaded
-   */
-  boolean mbeanServerMade() {
-    return mbeanServerMade;
   }
 
   /** Records that the watched class is loaded (found among the loaded classes). */

@@ -13,16 +13,16 @@ class JmxDeferralTest {
   @Test
   void aQuietJvmSetsUpAtTheSecondTick() {
     JmxDeferral rule = new JmxDeferral(0);
-    assertFalse(rule.setUpNow(true, 40 * MS, 700, false), "the first tick judges no interval");
-    assertTrue(rule.setUpNow(true, 40 * MS + TICK, 700 + JmxDeferral.QUIET_CLASSES - 1, false));
+    assertFalse(rule.setUpNow(true, 40 * MS, 700), "the first tick judges no interval");
+    assertTrue(rule.setUpNow(true, 40 * MS + TICK, 700 + JmxDeferral.QUIET_CLASSES - 1));
   }
 
   @Test
   void aBusyStartWaitsAtMostHalfASecondFromTheAgentsStart() {
     JmxDeferral rule = new JmxDeferral(0);
-    assertFalse(rule.setUpNow(true, 100 * MS, 100, false));
-    assertFalse(rule.setUpNow(true, 100 * MS + TICK, 2_000, false));
-    assertTrue(rule.setUpNow(true, 100 * MS + 2 * TICK, 4_000, false), "500 ms after the start");
+    assertFalse(rule.setUpNow(true, 100 * MS, 100));
+    assertFalse(rule.setUpNow(true, 100 * MS + TICK, 2_000));
+    assertTrue(rule.setUpNow(true, 100 * MS + 2 * TICK, 4_000), "500 ms after the start");
   }
 
   @Test
@@ -33,38 +33,30 @@ class JmxDeferralTest {
     for (int i = 0; i < 8; i++) { // a busy JVM with nothing to show
       now += TICK;
       classes += 1_000;
-      assertFalse(rule.setUpNow(false, now, classes, false));
+      assertFalse(rule.setUpNow(false, now, classes));
     }
     long before = now; // the limiter appears after this tick: seen at the next
     now += TICK;
     classes += 1_000;
-    assertFalse(rule.setUpNow(true, now, classes, false), "busy");
+    assertFalse(rule.setUpNow(true, now, classes), "busy");
     now += TICK;
     classes += 1_000;
-    assertTrue(rule.setUpNow(true, now, classes, false));
+    assertTrue(rule.setUpNow(true, now, classes));
     assertTrue(now - before <= JmxDeferral.MAX_DEFER_NANOS);
   }
 
   @Test
   void aLimiterMadeInAQuietIntervalIsSetUpAtOnce() {
     JmxDeferral rule = new JmxDeferral(0);
-    assertFalse(rule.setUpNow(false, TICK, 5_000, false));
-    assertFalse(rule.setUpNow(false, 2 * TICK, 9_000, false));
-    assertTrue(rule.setUpNow(true, 3 * TICK, 9_010, false));
-  }
-
-  @Test
-  void onceTheApplicationHasMadeAnMBeanServerNothingWaits() {
-    JmxDeferral rule = new JmxDeferral(0);
-    assertFalse(rule.setUpNow(true, 100 * MS, 100, false));
-    assertTrue(rule.setUpNow(true, 100 * MS + TICK, 2_000, true), "busy, but the server exists");
-    assertFalse(new JmxDeferral(0).setUpNow(false, TICK, 0, true), "nothing to show: no JMX");
+    assertFalse(rule.setUpNow(false, TICK, 5_000));
+    assertFalse(rule.setUpNow(false, 2 * TICK, 9_000));
+    assertTrue(rule.setUpNow(true, 3 * TICK, 9_010));
   }
 
   @Test
   void aShortIntervalIsNeverQuiet() {
     JmxDeferral rule = new JmxDeferral(0);
-    assertFalse(rule.setUpNow(true, 10 * MS, 0, false));
-    assertFalse(rule.setUpNow(true, 10 * MS + JmxDeferral.MIN_INTERVAL_NANOS - 1, 0, false));
+    assertFalse(rule.setUpNow(true, 10 * MS, 0));
+    assertFalse(rule.setUpNow(true, 10 * MS + JmxDeferral.MIN_INTERVAL_NANOS - 1, 0));
   }
 }
