@@ -40,7 +40,6 @@ public final class AgentStart {
    */
   public static boolean install(
       String args, Instrumentation instrumentation, boolean premain, String version) {
-    long startNanos = System.nanoTime();
     Weaving w = WeirInstaller.install(args, instrumentation, premain, version);
     if (w == null) {
       return false;
@@ -48,7 +47,7 @@ public final class AgentStart {
     weaving = w;
     agent = new AgentBean(w);
     AgentArgs arguments = w.arguments();
-    Management management = Management.create(w, agent, startNanos);
+    Management management = Management.create(w, agent);
     watch = new ConfigWatch(agent, w);
     watch.set(arguments.watch());
     summary = new Summary();

@@ -24,12 +24,11 @@ import javax.management.ObjectName;
  * the limiters' recorded waits.
  *
  * <p>JMX is touched only on this thread, never in {@code premain}, and only once there is something
- * to show (a limiter, a config file, a metrics endpoint), and while the application is busy loading
- * classes, not before that has waited as long as the MBeans' bound allows ({@link JmxDeferral}).
- * Touching it initialises the JDK's {@code LogManager}, so when the application names its own
- * ({@code -Djava.util.logging.manager=...}, as WildFly does), nothing is registered before that
- * class has loaded; waits are still collected meanwhile. Failures are logged and the thread carries
- * on. Thread-confined, apart from {@link #limiterBeans()}, which is synchronized.
+ * to show (a limiter, a config file, a metrics endpoint). Touching it initialises the JDK's {@code
+ * LogManager}, so when the application names its own ({@code -Djava.util.logging.manager=...}, as
+ * WildFly does), nothing is registered before that class has loaded; waits are still collected
+ * meanwhile. Failures are logged and the thread carries on. Thread-confined, apart from {@link
+ * #limiterBeans()}, which is synchronized.
  */
 final class Management implements Runnable {
   static final long TICK_MILLIS = 250;
@@ -43,16 +42,14 @@ final class Management implements Runnable {
   private final List<Runnable> everySecond = new ArrayList<Runnable>();
   private final List<Runnable> onJmxReady = new ArrayList<Runnable>();
   private final AgentBean agentBean;
-  private final JmxDeferral deferral;
   private MBeanServer server;
   private int seenVersion = -1;
   private boolean waitingReported;
   private String lastFailure;
 
-  private Management(Weaving weaving, AgentBean agentBean, long startNanos) {
+  private Management(Weaving weaving, AgentBean agentBean) {
     this.weaving = weaving;
     this.agentBean = agentBean;
-    this.deferral = new JmxDeferral(startNanos);
   }
 
   /**
@@ -60,12 +57,10 @@ final class Management implements Runnable {
    *
    * @param weaving the agent
    * @param agentBean the agent's MBean
-   * @param startNanos the agent's start ({@code System.nanoTime()}), before it read its config
-   *     file: the config's limiters exist from about then
    * @return the management, for the parts that run on its tick
    */
-  static Management create(Weaving weaving, AgentBean agentBean, long startNanos) {
-    return new Management(weaving, agentBean, startNanos);
+  static Management create(Weaving weaving, AgentBean agentBean) {
+    return new Management(weaving, agentBean);
   }
 
   /** Starts the thread, once the tasks are added. */
@@ -137,11 +132,8 @@ final class Management implements Runnable {
     if (!jmxAllowed()) {
       return;
     }
-    if (server == null
-        && !deferral.setUpNow(worthJmx(), System.nanoTime(), weaving.classesSeen())) {
-      // nothing to show yet (a JVM that never limits never pays for JMX), or the application is
-      // busy starting and the MBeans can still wait within their bound
-      return;
+    if (server == null && !worthJmx()) {
+      return; // nothing to show yet: a JVM that never limits never pays for JMX
     }
     if (server == null) {
       server = ManagementFactory.getPlatformMBeanServer();

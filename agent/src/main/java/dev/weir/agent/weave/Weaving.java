@@ -236,16 +236,6 @@ public final class Weaving {
   }
 
   /**
-   * How many classes have loaded (or been retransformed) since the agent started: a counter that
-   * only grows, approximate under concurrent loading, to tell a busy start-up from a quiet JVM.
-   *
-   * @return the count
-   */
-  public int classesSeen() {
-    return transformer.classesSeen();
-  }
-
-  /**
    * Whether the class given to {@link #watchForClass} has loaded.
    *
    * @return true once it has

@@ -88,13 +88,6 @@ final class WeirTransformer implements ClassFileTransformer {
   private volatile boolean watchedSeen;
 
   /**
-   * The classes this transformer was called for (loads and retransformations): how busy the JVM is
-   * loading classes, for the management thread. Counted without atomicity, so concurrent loads may
-   * lose a few.
-   */
-  private volatile int classesSeen;
-
-  /**
    * Creates the transformer.
    *
    * @param weaverFactory builds the weaver, called once, when the first class to weave appears
@@ -213,7 +206,6 @@ final class WeirTransformer implements ClassFileTransformer {
 
   private byte[] transformAny(
       ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
-    classesSeen++;
     if (unwovenOnOverflow != null) {
       reportUnwovenOnOverflow();
     }
@@ -261,16 +253,6 @@ final class WeirTransformer implements ClassFileTransformer {
    */
   boolean sawWatched() {
     return watchedSeen;
-  }
-
-  /**
-   * The classes this transformer was called for so far, a counter that only grows (approximate: it
-   * may miss a few concurrent loads).
-   *
-   * @return the count
-   */
-  int classesSeen() {
-    return classesSeen;
   }
 
   /** Records that the watched class is loaded (found among the loaded classes). */
