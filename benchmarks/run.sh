@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every Weir benchmark with settings that fit a 2-core machine in under 15 minutes, and writes
+# Runs every Weir benchmark with settings that fit a 2-core machine in about 25 minutes, and writes
 # BENCHMARKS.md at the top of the repository from that one run:
 #   PeerAcquireBenchmark  Weir's core, Bucket4j, Guava, Resilience4j, Failsafe and a floor; 1 and 2 threads
 #   ContendedPairs        two threads on one limiter, the floors, Weir's core, its woven call and

@@ -8,7 +8,9 @@
 # Usage: benchmarks/startup/run.sh [RUNS]   (after mvn -q -DskipTests package)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-RUNS=${1:-15}
+RUNS=${1:-21}
+# fewer than 6 pairs give no 95% interval of the median
+[ "$RUNS" -ge 6 ] || { echo "pairs must be at least 6 for a 95% interval of the median, was $RUNS" >&2; exit 2; }
 AGENT=$PWD/agent/target/weir-agent.jar
 [ -f "$AGENT" ] || { echo "build first: mvn -q -DskipTests package" >&2; exit 1; }
 WORK=$(mktemp -d)
