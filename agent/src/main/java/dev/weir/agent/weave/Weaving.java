@@ -183,7 +183,7 @@ public final class Weaving {
     if (!httpBefore.equals(HttpGate.settingsInWords())) {
       reload.changes.add("http settings changed: " + HttpGate.settingsInWords());
     }
-    woven += HttpGate.hasRules() ? ServletGate.ensure(instrumentation) : 0;
+    woven += ensureServletGate(instrumentation);
     configPath = file;
     if (!reporting && reload.next != ConfigLimits.NONE) {
       ConfigReporter.start(transformer);
@@ -197,6 +197,18 @@ public final class Weaving {
             + (lines.isEmpty() ? "nothing changed" : String.join("; ", lines))
             + (woven > 0 ? "; " + woven + " loaded classes woven again" : ""));
     return new Reloaded(true, lines);
+  }
+
+  /**
+   * Puts the http gate in front of servlets once there are http entries ({@link
+   * ServletGate#ensure}); without entries, {@link ServletGate} is not even loaded (nor the ASM
+   * classes its verification loads), which keeps them out of every start without http entries.
+   *
+   * @param instrumentation the JVM's instrumentation
+   * @return the loaded servlet classes retransformed
+   */
+  static int ensureServletGate(Instrumentation instrumentation) {
+    return HttpGate.hasRules() ? ServletGate.ensure(instrumentation) : 0;
   }
 
   private static Reloaded refused(String... errors) {

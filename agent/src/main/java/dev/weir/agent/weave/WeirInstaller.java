@@ -123,8 +123,7 @@ public final class WeirInstaller {
       instrumentation.setNativeMethodPrefix(transformer, Weaver.MOVED_PREFIX);
       transformer.nativePrefixSet();
     }
-    // ServletGate (and the ASM classes its verification loads) only once there are http entries
-    int servlets = HttpGate.hasRules() ? ServletGate.ensure(instrumentation) : 0;
+    int servlets = Weaving.ensureServletGate(instrumentation);
     String retransformed = "";
     if (!premain) {
       retransformed =
