@@ -275,11 +275,12 @@ public final class Report {
         // interleaved (as above) in the two-thread available cell: its ratio's interval
         double low =
             c == 2
-                ? Double.parseDouble(pairs.get("weirTo" + capitalized(peer) + "Low"))
+                ? Double.parseDouble(pairs.get("weirTo" + ContendedPairs.capitalized(peer) + "Low"))
                 : weir.best() / p.worst();
         double high =
             c == 2
-                ? Double.parseDouble(pairs.get("weirTo" + capitalized(peer) + "High"))
+                ? Double.parseDouble(
+                    pairs.get("weirTo" + ContendedPairs.capitalized(peer) + "High"))
                 : weir.worst() / p.best();
         if (low >= 1) {
           behind.add(peer + " (" + cell + ")");
@@ -351,10 +352,6 @@ public final class Report {
     b.append('\n');
   }
 
-  private static String capitalized(String name) {
-    return Character.toUpperCase(name.charAt(0)) + name.substring(1);
-  }
-
   /** The interleaved two-thread measure ({@link ContendedPairs}). */
   private static void contended(StringBuilder b, Map<String, String> p) {
     b.append("Two threads, interleaved (`ContendedPairs`): every limiter of the table, permits ");
@@ -367,12 +364,18 @@ public final class Report {
     for (int c = 0; c < ContendedPairs.PEERS_TO; c++) {
       if (c != ContendedPairs.WEIR) {
         String other = ContendedPairs.CONTENDERS[c];
-        medianRow(b, p, "weirTo" + capitalized(other), "Weir / " + label(other), "%.2f");
+        medianRow(
+            b, p, "weirTo" + ContendedPairs.capitalized(other), "Weir / " + label(other), "%.2f");
       }
     }
     medianRow(b, p, "wovenToFloor", "woven call / " + label("floor"), "%.2f");
     for (String peer : PEERS) {
-      medianRow(b, p, "wovenTo" + capitalized(peer), "woven call / " + label(peer), "%.2f");
+      medianRow(
+          b,
+          p,
+          "wovenTo" + ContendedPairs.capitalized(peer),
+          "woven call / " + label(peer),
+          "%.2f");
     }
     medianRow(b, p, "wovenAddsBeyondFloor", "(woven call − plain call) − floor, ns", "%.1f");
     b.append('\n');
@@ -397,12 +400,12 @@ public final class Report {
   private void wovenContended(Map<String, String> p) {
     String best = PEERS[0];
     for (String peer : PEERS) { // the best peer is the one Weir's ratio to is highest
-      if (Double.parseDouble(p.get("weirTo" + capitalized(peer)))
-          > Double.parseDouble(p.get("weirTo" + capitalized(best)))) {
+      if (Double.parseDouble(p.get("weirTo" + ContendedPairs.capitalized(peer)))
+          > Double.parseDouble(p.get("weirTo" + ContendedPairs.capitalized(best)))) {
         best = peer;
       }
     }
-    String key = "weirTo" + capitalized(best);
+    String key = "weirTo" + ContendedPairs.capitalized(best);
     double low = Double.parseDouble(p.get(key + "Low"));
     double high = Double.parseDouble(p.get(key + "High"));
     double floorHigh = Double.parseDouble(p.get("weirToFloorHigh"));
@@ -421,23 +424,22 @@ public final class Report {
             floorLow,
             floorHigh),
         worse(verdict(low, high, 1.0), verdict(floorLow, floorHigh, 1.1)));
+    double beyondLow = Double.parseDouble(p.get("wovenAddsBeyondFloorLow"));
+    double beyondHigh = Double.parseDouble(p.get("wovenAddsBeyondFloorHigh"));
     goal(
         "two threads, interleaved: a woven call adds at most the floor + 10 ns to the plain call",
         String.format(
             Locale.ROOT,
             "adds the floor %+.1f ns (%+.1f to %+.1f)",
             Double.parseDouble(p.get("wovenAddsBeyondFloor")),
-            Double.parseDouble(p.get("wovenAddsBeyondFloorLow")),
-            Double.parseDouble(p.get("wovenAddsBeyondFloorHigh"))),
-        verdict(
-            Double.parseDouble(p.get("wovenAddsBeyondFloorLow")),
-            Double.parseDouble(p.get("wovenAddsBeyondFloorHigh")),
-            10));
+            beyondLow,
+            beyondHigh),
+        verdict(beyondLow, beyondHigh, 10));
     Verdict peers = Verdict.MET;
     double worst = 0;
     String worstPeer = "";
     for (String peer : PEERS) {
-      String k = "wovenTo" + capitalized(peer);
+      String k = "wovenTo" + ContendedPairs.capitalized(peer);
       double median = Double.parseDouble(p.get(k));
       if (median > worst) {
         worst = median;
