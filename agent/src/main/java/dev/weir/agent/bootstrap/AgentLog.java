@@ -64,8 +64,13 @@ public final class AgentLog {
    * @param message the line
    */
   public static void fatal(String message) {
-    keep("[weir] ERROR " + message);
-    write("[weir] ERROR " + message);
+    int[] section = CallDepth.enterWeir(); // a config limit on the JDK's writers must not stop it
+    try {
+      keep("[weir] ERROR " + message);
+      write("[weir] ERROR " + message);
+    } finally {
+      section[0]--;
+    }
   }
 
   /**
@@ -96,11 +101,18 @@ public final class AgentLog {
   }
 
   private static void print(int atLevel, String tag, String message) {
-    if (atLevel < DEBUG) {
-      keep("[weir] " + tag + message);
-    }
-    if (level >= atLevel) {
-      write("[weir] " + tag + message);
+    // first of all: a config limit on the JDK methods a line is built and written with (lists,
+    // writers) must never charge or stop Weir's logging
+    int[] section = CallDepth.enterWeir();
+    try {
+      if (atLevel < DEBUG) {
+        keep("[weir] " + tag + message);
+      }
+      if (level >= atLevel) {
+        write("[weir] " + tag + message);
+      }
+    } finally {
+      section[0]--;
     }
   }
 
@@ -123,13 +135,9 @@ public final class AgentLog {
     return on || lines == null ? new ArrayList<String>() : lines;
   }
 
+  /** Writes a line; the caller is inside a section of Weir's own. */
   private static void write(String line) {
-    int[] section = CallDepth.enterWeir(); // a config limit on the JDK's writers must not stop it
-    try {
-      PrintStream err = System.err;
-      err.println(line);
-    } finally {
-      section[0]--;
-    }
+    PrintStream err = System.err;
+    err.println(line);
   }
 }

@@ -1,7 +1,5 @@
 package dev.weir.agent.bootstrap;
 
-import java.util.Arrays;
-
 /**
  * Whether the current thread is inside a method of each config-pattern limiter, so that a call
  * nested in another call of the same limiter is not charged again: a JDBC pool's statement proxy
@@ -76,7 +74,11 @@ public final class CallDepth {
     int[][] cells = CELLS.get();
     int slot = limiterId + FIRST_LIMITER;
     if (slot >= cells.length) {
-      cells = Arrays.copyOf(cells, Math.max(slot + 1, cells.length * 2));
+      // System.arraycopy, not Arrays.copyOf: a config limit may name java.util's methods, and
+      // nothing here may run one before the call is known to be Weir's own
+      int[][] grown = new int[Math.max(slot + 1, cells.length * 2)][];
+      System.arraycopy(cells, 0, grown, 0, cells.length);
+      cells = grown;
       CELLS.set(cells);
     }
     int[] cell = cells[slot];

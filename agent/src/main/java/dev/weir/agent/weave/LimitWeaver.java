@@ -15,7 +15,6 @@ import dev.weir.agent.weave.ClassModel.MethodModel;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -117,7 +116,6 @@ final class LimitWeaver {
     Plan plan = new Plan(loader);
     List<MethodModel> limited = new ArrayList<MethodModel>();
     Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
-    boolean usedByWeir = usedWhileLimiting(type.name);
     for (MethodModel method : type.methods) {
       if (method.is(Opcodes.ACC_BRIDGE) || method.is(Opcodes.ACC_SYNTHETIC)) {
         continue;
@@ -128,12 +126,9 @@ final class LimitWeaver {
         String origin = type.origin(method);
         String source = "'" + entry.name + "' (config: " + entry.pattern + ")";
         entry.matched = true; // a refusal below is reported with its pattern, not as unused
-        if (usedByWeir) {
-          entry.refuse(
-              origin,
-              "Weir itself uses "
-                  + type.name
-                  + " to limit calls, weave and log, so a limit there would stop Weir");
+        String unlimitable = Unlimitable.why(type.name, method.name, method.descriptor);
+        if (unlimitable != null) {
+          entry.refuse(origin, unlimitable);
           continue;
         }
         if (method.intrinsic) {
@@ -317,55 +312,6 @@ final class LimitWeaver {
         + (firstKeyed ? "one bucket" : "one bucket per key")
         + "; methods sharing a name must agree on the key";
   }
-
-  /**
-   * Whether Weir itself calls methods of this class while it limits, weaves or logs: a limit there
-   * would call itself without end.
-   */
-  static boolean usedWhileLimiting(String typeName) {
-    String outer =
-        typeName.indexOf('$') < 0 ? typeName : typeName.substring(0, typeName.indexOf('$'));
-    return USED_WHILE_LIMITING.contains(outer)
-        // java.lang itself (strings, builders, boxes, threads, classes): Weir uses it everywhere,
-        // while it weaves and logs as well as while it limits
-        || (outer.startsWith("java.lang.") && outer.indexOf('.', "java.lang.".length()) < 0)
-        || outer.startsWith("java.lang.ref.") // what ThreadLocal's map reads
-        || outer.startsWith("java.lang.reflect.")
-        || outer.startsWith("java.util.concurrent.locks.")
-        || outer.startsWith("java.util.concurrent.atomic.")
-        || outer.startsWith("java.lang.invoke.")
-        || outer.startsWith("jdk.internal.")
-        || outer.startsWith("sun.misc.")
-        || outer.startsWith("dev.weir.agent.")
-        || (outer.startsWith("dev.weir.") && outer.indexOf('.', "dev.weir.".length()) < 0);
-  }
-
-  /** Beyond the packages above (java.lang itself among them), by class. */
-  private static final Set<String> USED_WHILE_LIMITING =
-      new HashSet<String>(
-          Arrays.asList(
-              "java.util.Arrays",
-              // the collections Weir weaves, logs and registers with
-              "java.util.AbstractCollection",
-              "java.util.AbstractList",
-              "java.util.AbstractMap",
-              "java.util.AbstractSet",
-              "java.util.ArrayList",
-              "java.util.Collection",
-              "java.util.Collections",
-              "java.util.HashMap",
-              "java.util.HashSet",
-              "java.util.Iterator",
-              "java.util.LinkedHashMap",
-              "java.util.LinkedHashSet",
-              "java.util.List",
-              "java.util.Map",
-              "java.util.Objects",
-              "java.util.Set",
-              "java.util.StringJoiner",
-              "java.util.concurrent.ConcurrentHashMap",
-              "java.util.concurrent.CopyOnWriteArrayList",
-              "java.security.AccessController"));
 
   /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
   private Binding bind(

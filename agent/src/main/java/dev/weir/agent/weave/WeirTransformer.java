@@ -206,20 +206,19 @@ final class WeirTransformer implements ClassFileTransformer {
 
   private byte[] transformAny(
       ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
-    if (unwovenOnOverflow != null) {
-      reportUnwovenOnOverflow();
-    }
-    String w = watched;
-    if (w != null && w.equals(internalName)) {
-      watchedSeen = true;
-      watched = null;
-    }
     try {
-      if (!config.hasPatterns()) { // no config limit could charge the agent's own work
-        return transformOwn(loader, internalName, classBeingRedefined, classFile);
-      }
-      int[] section = CallDepth.enterWeir(); // config limits never charge the agent's own work
+      // first of all, before any call a config limit could name: the agent's own work is never
+      // charged (only java.lang runs before this, which no limit may name)
+      int[] section = CallDepth.enterWeir();
       try {
+        if (unwovenOnOverflow != null) {
+          reportUnwovenOnOverflow();
+        }
+        String w = watched;
+        if (w != null && w.equals(internalName)) {
+          watchedSeen = true;
+          watched = null;
+        }
         return transformOwn(loader, internalName, classBeingRedefined, classFile);
       } finally {
         section[0]--; // a plain store: no StackOverflowError can skip it
