@@ -94,6 +94,16 @@ public final class CallDepth {
   }
 
   /**
+   * The thread's scratch cell: for a call that is not charged (it holds 0, and clearing it changes
+   * nothing).
+   *
+   * @return the scratch cell
+   */
+  static int[] scratch() {
+    return CELLS.get()[SCRATCH];
+  }
+
+  /**
    * Whether a cell returned by {@link #enter} is charged (the outermost call's own cell).
    *
    * @param cell a cell returned by {@link #enter} on this thread, not yet cleared

@@ -62,6 +62,22 @@ public final class WeirBridge {
   }
 
   /**
+   * {@link #enter(int)} for an implementation that instances of a {@code Type+} pattern's type
+   * inherit from a class that is not one: the call is charged only when {@code self} is an instance
+   * of that type; otherwise it passes free, as a nested call does (SPEC "The config file",
+   * Patterns).
+   *
+   * @param limiterId the id the agent bound into the woven method
+   * @param self the receiver of the woven instance method
+   * @param typeName the binary name of the pattern's type, {@code java.sql.PreparedStatement}
+   * @return the cell to clear on exit, as {@link #enter(int)}; the scratch cell (not charged) when
+   *     {@code self} is no instance of the type
+   */
+  public static int[] enter(int limiterId, Object self, String typeName) {
+    return Subtypes.isA(self, typeName) ? CallDepth.enter(limiterId) : CallDepth.scratch();
+  }
+
+  /**
    * {@link #acquire(int)} for a method limited by a config pattern, after {@link #enter(int)}: a
    * nested call passes free.
    *

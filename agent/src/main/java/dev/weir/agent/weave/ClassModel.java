@@ -46,12 +46,26 @@ final class ClassModel {
   /** The methods in class file order. */
   final List<MethodModel> methods;
 
-  private ClassModel(String internalName, int access, int majorVersion, List<MethodModel> methods) {
+  /** The superclass's internal name; null for {@code java/lang/Object} (and module-info). */
+  final String superName;
+
+  /** The direct interfaces' internal names. */
+  final String[] interfaces;
+
+  private ClassModel(
+      String internalName,
+      int access,
+      int majorVersion,
+      List<MethodModel> methods,
+      String superName,
+      String[] interfaces) {
     this.internalName = internalName;
     this.name = internalName.replace('/', '.');
     this.access = access;
     this.majorVersion = majorVersion;
     this.methods = Collections.unmodifiableList(methods);
+    this.superName = superName;
+    this.interfaces = interfaces == null ? new String[0] : interfaces;
   }
 
   /**
@@ -65,7 +79,28 @@ final class ClassModel {
     Reader reader = new Reader();
     classFile.accept(
         reader, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-    return new ClassModel(reader.internalName, reader.access, reader.major, reader.methods);
+    return new ClassModel(
+        reader.internalName,
+        reader.access,
+        reader.major,
+        reader.methods,
+        reader.superName,
+        reader.interfaces);
+  }
+
+  /**
+   * The method of this name and descriptor the class declares.
+   *
+   * @param key name and descriptor, {@code run(I)I}
+   * @return the method, or null if the class declares none
+   */
+  MethodModel declared(String key) {
+    for (MethodModel method : methods) {
+      if (method.key().equals(key)) {
+        return method;
+      }
+    }
+    return null;
   }
 
   boolean isInterface() {
@@ -94,6 +129,12 @@ final class ClassModel {
     final String descriptor;
     final Type[] parameterTypes;
     final Type returnType;
+
+    /** The generic signature, or null. */
+    String signature;
+
+    /** The internal names of the exceptions it declares, or null. */
+    String[] exceptions;
 
     /** The values written in the method's {@code @TokenBucket}, or null if it has none. */
     Map<String, Object> tokenBucket;
@@ -181,6 +222,8 @@ final class ClassModel {
     String internalName;
     int access;
     int major;
+    String superName;
+    String[] interfaces;
     final List<MethodModel> methods = new ArrayList<MethodModel>();
 
     /** Whether the class is local or anonymous (it has an EnclosingMethod attribute). */
@@ -204,6 +247,8 @@ final class ClassModel {
       this.internalName = name;
       this.access = access;
       this.major = version & 0xFFFF;
+      this.superName = superName;
+      this.interfaces = interfaces;
     }
 
     @Override
@@ -222,6 +267,8 @@ final class ClassModel {
     public MethodVisitor visitMethod(
         int access, String name, String descriptor, String signature, String[] exceptions) {
       final MethodModel method = new MethodModel(access, name, descriptor);
+      method.signature = signature;
+      method.exceptions = exceptions;
       methods.add(method);
       return new MethodVisitor(OpenedClassReader.ASM_API) {
         // JVMS 4.7.18: the parameter annotation attributes may count fewer parameters than the

@@ -65,17 +65,34 @@ final class ConfigLimits {
   /** The roots of a class that descends from no {@code Type+} type: shared, immutable. */
   private static final Set<String> NO_ROOTS = Collections.emptySet();
 
+  /**
+   * For each ancestor (internal name) that supplies an implementation to subtypes of a {@code
+   * Type+} pattern's type without being one itself, and that is limited in place ({@link
+   * Ancestry}): the pattern types (internal names) it supplies, each with the subtypes known to
+   * inherit from it (binary names, for the reports). Its matching methods are woven to charge a
+   * call only when {@code this} is an instance of the type. By name, whatever the loader: for an
+   * instance that is no such type, the woven method charges nothing.
+   */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom;
+
+  /** Ancestors newly in {@link #inheritedFrom}: their loaded classes are to be woven again. */
+  private final Set<String> pendingAncestors =
+      Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
+
   private ConfigLimits() {
     this(
         new ConcurrentHashMap<String, Set<String>>(),
-        new ConcurrentHashMap<Integer, Map<String, Set<String>>>());
+        new ConcurrentHashMap<Integer, Map<String, Set<String>>>(),
+        new ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>>());
   }
 
   private ConfigLimits(
       Map<String, Set<String>> subtypes,
-      ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader) {
+      ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader,
+      ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom) {
     this.subtypes = subtypes;
     this.rootsByLoader = rootsByLoader;
+    this.inheritedFrom = inheritedFrom;
   }
 
   /**
@@ -231,7 +248,7 @@ final class ConfigLimits {
     Reload reload =
         new Reload(
             subtypeRoots(limits).equals(subtypes.keySet())
-                ? new ConfigLimits(subtypes, rootsByLoader)
+                ? new ConfigLimits(subtypes, rootsByLoader, inheritedFrom)
                 : new ConfigLimits());
     boolean backendKept = this.backend != null && this.backend.sameAs(backend);
     reload.next.backend = backendKept ? this.backend : backend;
@@ -471,7 +488,157 @@ final class ConfigLimits {
         return true;
       }
     }
-    return false;
+    return !inheritedFrom.isEmpty() && inheritedFrom.containsKey(binaryName.replace('.', '/'));
+  }
+
+  /**
+   * The {@code Type+} entries whose family the class belongs to, with the pattern's type.
+   *
+   * @param binaryName the class's binary name
+   * @param loader its defining loader, null for the bootstrap loader
+   * @return the entries, in file order; empty if none
+   */
+  List<Entry> familiesOf(String binaryName, ClassLoader loader) {
+    List<Entry> found = new ArrayList<Entry>(0);
+    if (subtypes.isEmpty()) {
+      return found;
+    }
+    for (Entry entry : entries) {
+      if (entry.pattern.subtypes() && matchesType(entry.pattern, binaryName, loader)) {
+        found.add(entry);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Whether a class, as {@code loader} resolves its name, is or descends from a {@code Type+}
+   * pattern's type.
+   *
+   * @param root the pattern's type, internal name
+   * @param internalName the class
+   * @param loader the loader that resolves it (the subtype's), null for the bootstrap loader
+   * @return true if it does
+   */
+  boolean descendsFrom(String root, String internalName, ClassLoader loader) {
+    return rootsOf(internalName, loader, knownTo(LimiterRegistry.loaderId(loader)), 0)
+        .contains(root);
+  }
+
+  /**
+   * Records that subtypes of a {@code Type+} pattern's type inherit implementations from an
+   * ancestor that is not one itself, to be limited in place for instances of the type.
+   *
+   * @param root the pattern's type, internal name
+   * @param ancestor the ancestor, internal name
+   * @param subtype the subtype that inherits, binary name
+   * @return true if the ancestor was not recorded for this type before (its loaded class, if any,
+   *     must be woven again: {@link #takePendingAncestors})
+   */
+  boolean inheritFrom(String root, String ancestor, String subtype) {
+    ConcurrentHashMap<String, Set<String>> roots = inheritedFrom.get(ancestor);
+    if (roots == null) {
+      ConcurrentHashMap<String, Set<String>> made = new ConcurrentHashMap<String, Set<String>>();
+      roots = inheritedFrom.putIfAbsent(ancestor, made);
+      if (roots == null) {
+        roots = made;
+      }
+    }
+    Set<String> heirs = roots.get(root);
+    boolean fresh = heirs == null;
+    if (fresh) {
+      Set<String> made = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
+      heirs = roots.putIfAbsent(root, made);
+      fresh = heirs == null;
+      if (fresh) {
+        heirs = made;
+      }
+    }
+    heirs.add(subtype);
+    if (fresh) {
+      pendingAncestors.add(ancestor);
+    }
+    return fresh;
+  }
+
+  /** Whether {@link #inheritFrom} recorded ancestors that {@link #takePendingAncestors} has not. */
+  boolean hasPendingAncestors() {
+    return !pendingAncestors.isEmpty();
+  }
+
+  /**
+   * Takes the ancestors recorded by {@link #inheritFrom} since the last call: their loaded classes
+   * are to be retransformed, to be woven in place.
+   *
+   * @return their binary names; empty if none
+   */
+  Set<String> takePendingAncestors() {
+    Set<String> taken = new LinkedHashSet<String>();
+    for (Iterator<String> i = pendingAncestors.iterator(); i.hasNext(); ) {
+      taken.add(i.next().replace('/', '.'));
+      i.remove();
+    }
+    return taken;
+  }
+
+  /** A config entry that reaches a method an ancestor supplies to a {@code Type+} family. */
+  static final class InheritedMatch {
+    /** The entry. */
+    final Entry entry;
+
+    /** The pattern's type, binary name: calls are charged for its instances only. */
+    final String typeName;
+
+    /** The subtypes known to inherit the method, binary names, for the reports. */
+    final Set<String> heirs;
+
+    InheritedMatch(Entry entry, String typeName, Set<String> heirs) {
+      this.entry = entry;
+      this.typeName = typeName;
+      this.heirs = heirs;
+    }
+  }
+
+  /**
+   * The first {@code Type+} entry reaching a method that the class supplies to that type's subtypes
+   * without being one itself, or null.
+   *
+   * @param internalName the class (an ancestor recorded by {@link #inheritFrom})
+   * @param methodName the method's name
+   * @param parameterTypes its parameter types as Java source names
+   * @return the match, or null
+   */
+  InheritedMatch matchInherited(
+      String internalName, String methodName, List<String> parameterTypes) {
+    if (inheritedFrom.isEmpty()) {
+      return null;
+    }
+    Map<String, Set<String>> roots = inheritedFrom.get(internalName);
+    if (roots == null) {
+      return null;
+    }
+    for (Entry entry : entries) {
+      if (!entry.pattern.subtypes() || !entry.pattern.matchesMethod(methodName, parameterTypes)) {
+        continue;
+      }
+      String root = entry.pattern.typeName().replace('.', '/');
+      Set<String> heirs = roots.get(root);
+      if (heirs != null) {
+        return new InheritedMatch(entry, entry.pattern.typeName(), heirs);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The {@code Type+} pattern types (internal names) a loaded class is or descends from, walking
+   * loaded classes (no class file is read).
+   *
+   * @param type a loaded class
+   * @return the types; empty if none
+   */
+  Set<String> rootsOfLoaded(Class<?> type) {
+    return subtypes.isEmpty() ? NO_ROOTS : rootsOf(type);
   }
 
   private boolean matchesType(MethodPattern pattern, String binaryName, ClassLoader loader) {

@@ -64,6 +64,13 @@ final class LimitPrologue {
   private final boolean outermostOnly;
 
   /**
+   * For an implementation that a {@code Type+} pattern's subtypes inherit from a class that is not
+   * one of them: the binary name of that type, and the call is charged only when {@code this} is an
+   * instance of it; null otherwise.
+   */
+  private final String onlyForInstancesOf;
+
+  /**
    * Describes one method's prologue.
    *
    * @param type the class of the method
@@ -86,6 +93,41 @@ final class LimitPrologue {
       MethodModel fallback,
       boolean fallbackTakesException,
       boolean outermostOnly) {
+    this(
+        type,
+        method,
+        limiterId,
+        limiterName,
+        keyIndex,
+        fallback,
+        fallbackTakesException,
+        outermostOnly,
+        null);
+  }
+
+  /**
+   * Describes one method's prologue, charged only for instances of a type.
+   *
+   * @param onlyForInstancesOf the binary name of a {@code Type+} pattern's type: the call is
+   *     charged only when {@code this} is an instance of it (an implementation inherited by that
+   *     type's subtypes from a class that is not one); null to charge every call. Needs {@code
+   *     outermostOnly} and an instance method.
+   */
+  LimitPrologue(
+      ClassModel type,
+      MethodModel method,
+      int limiterId,
+      String limiterName,
+      int keyIndex,
+      MethodModel fallback,
+      boolean fallbackTakesException,
+      boolean outermostOnly,
+      String onlyForInstancesOf) {
+    if (onlyForInstancesOf != null && (!outermostOnly || method.isStatic())) {
+      throw new IllegalArgumentException(
+          "a prologue for instances of a type is a config pattern's, on an instance method");
+    }
+    this.onlyForInstancesOf = onlyForInstancesOf;
     this.type = type;
     this.method = method;
     this.limiterId = limiterId;
@@ -136,21 +178,62 @@ final class LimitPrologue {
    * @param bodyName the name of the method holding the body, same descriptor
    */
   void writeWrapper(MethodVisitor methodVisitor, String bodyName) {
+    writeCalling(methodVisitor, type.internalName, bodyName, type.isInterface());
+  }
+
+  /**
+   * Writes the whole code of an override that a class gains for a limited implementation it
+   * inherits (a {@code Type+} pattern's subtype inheriting the method from a class that is not
+   * one): the prologue, then {@code super.NAME(arguments)}. The caller has opened the method and
+   * closes it with {@code visitEnd}.
+   *
+   * @param methodVisitor the visitor that writes the override
+   * @param superName the internal name of the class's direct superclass
+   */
+  void writeOverride(MethodVisitor methodVisitor, String superName) {
+    writeCalling(methodVisitor, superName, method.name, false);
+  }
+
+  /**
+   * Writes an override that only calls {@code super}: an override a class gained when it loaded,
+   * for a limit that no longer applies to it (a retransformed class keeps its methods).
+   *
+   * @param methodVisitor the visitor, its method opened
+   * @param method the overriding method
+   * @param superName the internal name of the class's direct superclass
+   */
+  static void writePlainOverride(
+      MethodVisitor methodVisitor, MethodModel method, String superName) {
+    methodVisitor.visitCode();
+    pushArguments(methodVisitor, method);
+    methodVisitor.visitMethodInsn(
+        Opcodes.INVOKESPECIAL, superName, method.name, method.descriptor, false);
+    methodVisitor.visitInsn(method.returnType.getOpcode(Opcodes.IRETURN));
+    methodVisitor.visitMaxs(method.argumentsSize() + 2, method.argumentsSize());
+  }
+
+  private static void pushArguments(MethodVisitor mv, MethodModel method) {
+    if (!method.isStatic()) {
+      mv.visitVarInsn(Opcodes.ALOAD, 0);
+    }
+    for (int i = 0; i < method.parameterTypes.length; i++) {
+      mv.visitVarInsn(method.parameterTypes[i].getOpcode(Opcodes.ILOAD), method.slotOf(i));
+    }
+  }
+
+  /** The prologue, then a call of {@code owner.name} with the method's own arguments. */
+  private void writeCalling(
+      MethodVisitor methodVisitor, String owner, String name, boolean ownerIsInterface) {
     int argumentsSize = method.argumentsSize();
     Writer writer = new Writer(methodVisitor, argumentsSize);
     writer.visitCode();
-    if (!method.isStatic()) {
-      writer.visitVarInsn(Opcodes.ALOAD, 0);
-    }
-    for (int i = 0; i < method.parameterTypes.length; i++) {
-      writer.visitVarInsn(method.parameterTypes[i].getOpcode(Opcodes.ILOAD), method.slotOf(i));
-    }
+    pushArguments(writer, method);
     writer.visitMethodInsn(
         method.isStatic() ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL,
-        type.internalName,
-        bodyName,
+        owner,
+        name,
         method.descriptor,
-        type.isInterface());
+        ownerIsInterface);
     writer.visitInsn(method.returnType.getOpcode(Opcodes.IRETURN));
     writer.visitMaxs(argumentsSize + 2, argumentsSize);
   }
@@ -221,7 +304,18 @@ final class LimitPrologue {
         // the cell comes back last and goes into a local at once: from here on, the handler
         // written in visitMaxs clears it whatever is thrown, the acquire's own errors included
         mv.visitLdcInsn(limiterId);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "enter", "(I)[I", false);
+        if (onlyForInstancesOf != null) {
+          mv.visitVarInsn(Opcodes.ALOAD, 0);
+          mv.visitLdcInsn(onlyForInstancesOf);
+          mv.visitMethodInsn(
+              Opcodes.INVOKESTATIC,
+              BRIDGE,
+              "enter",
+              "(ILjava/lang/Object;Ljava/lang/String;)[I",
+              false);
+        } else {
+          mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "enter", "(I)[I", false);
+        }
         mv.visitInsn(Opcodes.DUP);
         mv.visitVarInsn(Opcodes.ASTORE, cell);
         mv.visitLabel(tryStart);

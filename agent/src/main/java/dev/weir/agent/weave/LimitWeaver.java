@@ -122,75 +122,34 @@ final class LimitWeaver {
       }
       ConfigLimits.Entry entry =
           config.match(type.name, method.name, method.parameterNames(), loader);
+      if (entry == null && inheritable(method)) {
+        // an implementation this class supplies to subtypes of a Type+ pattern's type that it is
+        // not itself one of: limited here, for instances of that type only
+        ConfigLimits.InheritedMatch inherited =
+            config.matchInherited(type.internalName, method.name, method.parameterNames());
+        if (inherited != null) {
+          planInheritedInPlace(plan, type, method, inherited, loader, placement);
+          continue;
+        }
+      }
       if (entry != null && !method.is(Opcodes.ACC_ABSTRACT)) {
         String origin = type.origin(method);
-        String source = "'" + entry.name + "' (config: " + entry.pattern + ")";
-        entry.matched = true; // a refusal below is reported with its pattern, not as unused
-        String unlimitable = Unlimitable.why(type.name, method.name, method.descriptor);
-        if (unlimitable != null) {
-          entry.refuse(origin, unlimitable);
-          continue;
-        }
-        if (method.intrinsic) {
-          entry.refuse(
-              origin,
-              "it is a JIT intrinsic: compiled code runs the JVM's own version of it, without the"
-                  + " limit");
-          continue;
-        }
-        String cannotWrap =
-            method.is(Opcodes.ACC_NATIVE) ? placement.whyNativeCannotBeWrapped(method.key()) : null;
-        if (cannotWrap != null) {
-          entry.refuse(origin, cannotWrap);
+        if (refusedForConfig(entry, type, method, origin, placement)) {
           continue;
         }
         if (method.carriesLimit()) {
           AgentLog.warn(
               origin
                   + " carries a limit annotation and matches "
-                  + source
+                  + source(entry)
                   + ": the config limit applies and the annotation's is ignored (an entry"
                   + " without methods overrides an annotated limiter by name instead)");
         }
         if (AgentLog.debugEnabled()) {
-          AgentLog.debug("limiting " + origin + " as " + source);
+          AgentLog.debug("limiting " + origin + " as " + source(entry));
         }
-        Binding binding = new Binding(entry.id, entry.name);
-        binding.outermostOnly = true;
-        if (entry.keyIndex >= method.parameterTypes.length) {
-          AgentLog.warn(
-              origin
-                  + " matches "
-                  + source
-                  + " but has no parameter "
-                  + entry.keyIndex
-                  + " to key by: its calls share one bucket of '"
-                  + entry.name
-                  + "'");
-        } else if (entry.keyIndex >= 0) {
-          binding.keyIndex = entry.keyIndex;
-          Type keyType = method.parameterTypes[entry.keyIndex];
-          KeyTypes.Verdict verdict = KeyTypes.judge(keyType, loader);
-          if (verdict == KeyTypes.Verdict.IDENTITY) {
-            binding =
-                refuse(
-                    entry.name,
-                    origin,
-                    entry.origin
-                        + ": cannot limit "
-                        + origin
-                        + " as "
-                        + source
-                        + ": its key, parameter "
-                        + entry.keyIndex
-                        + ", is "
-                        + KeyTypes.identityProblem(keyType),
-                    loader);
-          } else if (verdict == KeyTypes.Verdict.AT_RUN_TIME) {
-            keyedAtRunTime(entry.id, entry.keyIndex, keyType, origin);
-          }
-        }
-        weave(plan, type, method, origin, binding);
+        weave(plan, type, method, origin, configBinding(entry, method, origin, loader));
+        plan.covers(method.key(), entry.id, origin);
         continue;
       }
       if (!method.carriesLimit()) {
@@ -232,7 +191,235 @@ final class LimitWeaver {
       }
       weave(plan, type, method, origin, bind(type, method, origin, defaultName, loader));
     }
+    if (!type.isInterface()) {
+      List<ConfigLimits.Entry> families = config.familiesOf(type.name, loader);
+      if (!families.isEmpty()) {
+        planInherited(plan, type, loader, placement, families);
+      }
+    }
     return plan;
+  }
+
+  private static String source(ConfigLimits.Entry entry) {
+    return "'" + entry.name + "' (config: " + entry.pattern + ")";
+  }
+
+  /** An instance method a subclass inherits: not a constructor, static, private or abstract. */
+  private static boolean inheritable(MethodModel method) {
+    return !method.isConstructor()
+        && !method.is(Opcodes.ACC_STATIC)
+        && !method.is(Opcodes.ACC_PRIVATE)
+        && !method.is(Opcodes.ACC_ABSTRACT)
+        && !method.name.equals("<clinit>");
+  }
+
+  /**
+   * Whether a method a config entry reached cannot be limited (Weir's own, a JIT intrinsic, a
+   * native method that cannot be wrapped): then it is noted as the entry's refusal. Marks the entry
+   * as matched either way.
+   */
+  private static boolean refusedForConfig(
+      ConfigLimits.Entry entry,
+      ClassModel type,
+      MethodModel method,
+      String origin,
+      Placement placement) {
+    entry.matched = true; // a refusal is reported with its pattern, not as unused
+    String refused = whyRefused(type, method);
+    if (refused != null) {
+      entry.refuse(origin, refused);
+      return true;
+    }
+    String cannotWrap =
+        method.is(Opcodes.ACC_NATIVE) ? placement.whyNativeCannotBeWrapped(method.key()) : null;
+    if (cannotWrap != null) {
+      entry.refuse(origin, cannotWrap);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Why Weir refuses to limit a method declared by this class (Weir's own, an intrinsic), or null.
+   */
+  private static String whyRefused(ClassModel declaring, MethodModel method) {
+    String unlimitable = Unlimitable.why(declaring.name, method.name, method.descriptor);
+    if (unlimitable != null) {
+      return unlimitable;
+    }
+    return method.intrinsic
+        ? "it is a JIT intrinsic: compiled code runs the JVM's own version of it, without the limit"
+        : null;
+  }
+
+  /**
+   * The binding of a method a config entry limits: only the outermost call of the limit on a thread
+   * is charged; keyed by the entry's parameter if the method has it.
+   */
+  private Binding configBinding(
+      ConfigLimits.Entry entry, MethodModel method, String origin, ClassLoader loader) {
+    Binding binding = new Binding(entry.id, entry.name);
+    binding.outermostOnly = true;
+    if (entry.keyIndex >= method.parameterTypes.length) {
+      AgentLog.warn(
+          origin
+              + " matches "
+              + source(entry)
+              + " but has no parameter "
+              + entry.keyIndex
+              + " to key by: its calls share one bucket of '"
+              + entry.name
+              + "'");
+    } else if (entry.keyIndex >= 0) {
+      binding.keyIndex = entry.keyIndex;
+      Type keyType = method.parameterTypes[entry.keyIndex];
+      KeyTypes.Verdict verdict = KeyTypes.judge(keyType, loader);
+      if (verdict == KeyTypes.Verdict.IDENTITY) {
+        binding =
+            refuse(
+                entry.name,
+                origin,
+                entry.origin
+                    + ": cannot limit "
+                    + origin
+                    + " as "
+                    + source(entry)
+                    + ": its key, parameter "
+                    + entry.keyIndex
+                    + ", is "
+                    + KeyTypes.identityProblem(keyType),
+                loader);
+      } else if (verdict == KeyTypes.Verdict.AT_RUN_TIME) {
+        keyedAtRunTime(entry.id, entry.keyIndex, keyType, origin);
+      }
+    }
+    return binding;
+  }
+
+  /**
+   * Plans the prologue of an implementation that this class supplies to subtypes of a {@code Type+}
+   * pattern's type without being one: a call is charged only when {@code this} is an instance of
+   * the type.
+   */
+  private void planInheritedInPlace(
+      Plan plan,
+      ClassModel type,
+      MethodModel method,
+      ConfigLimits.InheritedMatch inherited,
+      ClassLoader loader,
+      Placement placement) {
+    ConfigLimits.Entry entry = inherited.entry;
+    String origin = type.origin(method);
+    if (refusedForConfig(entry, type, method, origin, placement)) {
+      return;
+    }
+    if (method.carriesLimit()) {
+      // its own annotation limits every call of it; one method takes one limit in this version
+      entry.refuse(
+          origin + " for " + inherited.typeName + " instances",
+          "it carries a limit annotation of its own, which applies to every call of it");
+      return;
+    }
+    if (AgentLog.debugEnabled()) {
+      AgentLog.debug(
+          "limiting "
+              + origin
+              + " as "
+              + source(entry)
+              + ", for "
+              + inherited.typeName
+              + " instances");
+    }
+    Binding binding = configBinding(entry, method, origin, loader);
+    if (!binding.outermostOnly) {
+      return; // refused (its key cannot be one), logged: never fail closed for other instances
+    }
+    binding.onlyForInstancesOf = inherited.typeName;
+    weave(plan, type, method, origin, binding);
+    List<String> heirs = new ArrayList<String>(inherited.heirs);
+    Collections.sort(heirs);
+    for (String heir : heirs) {
+      plan.covers(
+          method.key(),
+          entry.id,
+          heir
+              + "#"
+              + method.name
+              + method.parameterList()
+              + " (inherited from "
+              + type.name
+              + ")");
+    }
+  }
+
+  /**
+   * Plans the limits of the implementations this class inherits for the {@code Type+} entries whose
+   * family it belongs to: an implementation it inherits from an ancestor that is itself of the
+   * family is limited there; from any other ancestor, it gains an override that takes the limit and
+   * calls {@code super} (a class that is loading may gain methods), or, where it cannot (a final
+   * method, a default method, a class loaded already), the ancestor's method is limited in place
+   * for instances of the type, its loaded class woven again.
+   */
+  private void planInherited(
+      Plan plan,
+      ClassModel type,
+      ClassLoader loader,
+      Placement placement,
+      List<ConfigLimits.Entry> families) {
+    Ancestry ancestry = new Ancestry(loader);
+    for (ConfigLimits.Entry entry : families) {
+      String root = entry.pattern.typeName().replace('.', '/');
+      for (Ancestry.Inherited inherited : ancestry.inherited(type, entry.pattern)) {
+        MethodModel method = inherited.method;
+        String key = method.key();
+        ClassModel from = inherited.declaredBy;
+        if (plan.prologues.containsKey(key)
+            || plan.overrides.containsKey(key)
+            || config.descendsFrom(root, from.internalName, loader)) {
+          continue; // limited by another entry, or where it is declared
+        }
+        String origin =
+            type.name
+                + "#"
+                + method.name
+                + method.parameterList()
+                + " (inherited from "
+                + from.name
+                + ")";
+        entry.matched = true;
+        String refused = whyRefused(from, method);
+        if (refused != null) {
+          entry.refuse(origin, refused);
+          continue;
+        }
+        if (!inherited.fromInterface
+            && !method.is(Opcodes.ACC_FINAL)
+            && (method.is(Opcodes.ACC_PUBLIC) || method.is(Opcodes.ACC_PROTECTED))
+            && !method.carriesLimit()
+            && placement.canAdd(key)) {
+          MethodModel override =
+              new MethodModel(
+                  method.access
+                      & (Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED | Opcodes.ACC_VARARGS),
+                  method.name,
+                  method.descriptor);
+          override.signature = method.signature;
+          override.exceptions = method.exceptions;
+          Binding binding = configBinding(entry, override, origin, loader);
+          plan.overrides.put(key, new AddedOverride(override, prologue(type, override, binding)));
+          plan.covers(key, entry.id, origin);
+          if (AgentLog.debugEnabled()) {
+            AgentLog.debug("limiting " + origin + " as " + source(entry) + ", by an override");
+          }
+        } else {
+          config.inheritFrom(root, from.internalName, type.name);
+        }
+      }
+      for (String unreadable : ancestry.unreadable()) {
+        // what it supplies is unknown: its methods are limited in place when it is woven
+        config.inheritFrom(root, unreadable, type.name);
+      }
+    }
   }
 
   /**
@@ -261,20 +448,23 @@ final class LimitWeaver {
         binding = refuse(binding.name, origin, conflict, plan.loader);
       }
     }
-    plan.prologues.put(
-        method.key(),
-        new LimitPrologue(
-            type,
-            method,
-            binding.id,
-            binding.name,
-            binding.keyIndex,
-            binding.fallback,
-            binding.fallbackTakesException,
-            binding.outermostOnly));
+    plan.prologues.put(method.key(), prologue(type, method, binding));
     if (method.is(Opcodes.ACC_NATIVE) && !plan.failClosed.containsKey(method.key())) {
       plan.moved.add(method.key()); // renamed with the native method prefix, behind a wrapper
     }
+  }
+
+  private static LimitPrologue prologue(ClassModel type, MethodModel method, Binding binding) {
+    return new LimitPrologue(
+        type,
+        method,
+        binding.id,
+        binding.name,
+        binding.keyIndex,
+        binding.fallback,
+        binding.fallbackTakesException,
+        binding.outermostOnly,
+        binding.outermostOnly ? binding.onlyForInstancesOf : null);
   }
 
   /**
@@ -717,6 +907,12 @@ final class LimitWeaver {
     /** Config patterns: only the outermost call of the limiter on a thread is charged. */
     boolean outermostOnly;
 
+    /**
+     * An implementation inherited by a {@code Type+} pattern's subtypes: the type's binary name,
+     * whose instances alone are charged; null for every call.
+     */
+    String onlyForInstancesOf;
+
     Binding(int id, String name) {
       this.id = id;
       this.name = name;
@@ -761,6 +957,19 @@ final class LimitWeaver {
     /** Methods whose code becomes a throw of {@link IllegalStateException}, with its message. */
     final Map<String, String> failClosed = new HashMap<String, String>();
 
+    /**
+     * Overrides the class gains, by method key: an implementation it inherits, as a subtype of a
+     * {@code Type+} pattern's type, from an ancestor that is not one, limited by a method of its
+     * own that calls {@code super}.
+     */
+    final Map<String, AddedOverride> overrides = new LinkedHashMap<String, AddedOverride>();
+
+    /**
+     * What each limited method covers, for {@code Methods}: the limiter's id, and the methods as
+     * callers see them ({@code C#m()}, {@code C#m() (inherited from S)}).
+     */
+    final List<Covered> covered = new ArrayList<Covered>();
+
     /** The class's loader (null: the bootstrap loader): its invalid limiters go with it. */
     final ClassLoader loader;
 
@@ -769,7 +978,12 @@ final class LimitWeaver {
     }
 
     boolean isEmpty() {
-      return prologues.isEmpty();
+      return prologues.isEmpty() && overrides.isEmpty();
+    }
+
+    /** Notes that the method of this key, once woven, limits calls of {@code method}. */
+    void covers(String key, int limiterId, String method) {
+      covered.add(new Covered(key, limiterId, method));
     }
 
     /**
@@ -787,10 +1001,44 @@ final class LimitWeaver {
     }
   }
 
+  /** An override a class gains: the method, and its prologue (null: it only calls super). */
+  static final class AddedOverride {
+    final MethodModel method;
+    final LimitPrologue prologue;
+
+    AddedOverride(MethodModel method, LimitPrologue prologue) {
+      this.method = method;
+      this.prologue = prologue;
+    }
+  }
+
+  /** A method a woven method limits, for {@code Methods}. Immutable. */
+  static final class Covered {
+    /** The woven method's key in its class. */
+    final String key;
+
+    /** The limiter the woven method is bound to. */
+    final int limiterId;
+
+    /** The method as its callers see it: {@code C#m(int)}, or with {@code (inherited from S)}. */
+    final String method;
+
+    Covered(String key, int limiterId, String method) {
+      this.key = key;
+      this.limiterId = limiterId;
+      this.method = method;
+    }
+  }
+
   /** What weaving may do to a class's shape. Immutable. */
   static final class Placement {
     /** At load time, with the native method prefix set. */
-    static final Placement AT_LOAD = new Placement(false, Collections.<String>emptySet(), true);
+    static final Placement AT_LOAD =
+        new Placement(
+            false,
+            Collections.<String>emptySet(),
+            Collections.<String, MethodModel>emptyMap(),
+            true);
 
     /** The class is loaded already (retransformation): it can gain no method. */
     final boolean redefining;
@@ -798,18 +1046,31 @@ final class LimitWeaver {
     /** Redefining: the methods moved when the class loaded, which must move again. */
     final Set<String> movedAtLoad;
 
+    /** Redefining: the overrides the class gained when it loaded, which it must keep. */
+    final Map<String, MethodModel> overriddenAtLoad;
+
     /** Whether the JVM resolves a native method renamed with {@link Weaver#MOVED_PREFIX}. */
     final boolean nativePrefix;
 
-    Placement(boolean redefining, Set<String> movedAtLoad, boolean nativePrefix) {
+    Placement(
+        boolean redefining,
+        Set<String> movedAtLoad,
+        Map<String, MethodModel> overriddenAtLoad,
+        boolean nativePrefix) {
       this.redefining = redefining;
       this.movedAtLoad = movedAtLoad;
+      this.overriddenAtLoad = overriddenAtLoad;
       this.nativePrefix = nativePrefix;
     }
 
     /** Whether the method's body may move to a method of its own. */
     boolean canMove(String methodKey) {
       return !redefining || movedAtLoad.contains(methodKey);
+    }
+
+    /** Whether the class may gain (or keeps) an override of this key. */
+    boolean canAdd(String methodKey) {
+      return !redefining || overriddenAtLoad.containsKey(methodKey);
     }
 
     /** Why a native method cannot be limited through a wrapper, or null if it can. */

@@ -3,6 +3,8 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.weave.ClassModel.MethodModel;
+import dev.weir.agent.weave.LimitWeaver.AddedOverride;
 import dev.weir.agent.weave.LimitWeaver.Placement;
 import dev.weir.agent.weave.LimitWeaver.Plan;
 import java.util.Collections;
@@ -71,6 +73,17 @@ final class Weaver {
       new ConcurrentHashMap<String, Set<String>>();
 
   /**
+   * For each class that gained overrides when it loaded (inherited implementations of a {@code
+   * Type+} pattern's subtype), as {@code LOADER_ID:internal/Name}: those methods, which it must
+   * keep whenever it is retransformed (with the limit, or calling {@code super} alone).
+   */
+  private final ConcurrentHashMap<String, Map<String, MethodModel>> overriddenAtLoad =
+      new ConcurrentHashMap<String, Map<String, MethodModel>>();
+
+  /** What each limiter limits now, method by method. */
+  private final Coverage coverage = new Coverage();
+
+  /**
    * Creates the weaver.
    *
    * @param clock the time source of the limiters it creates
@@ -96,13 +109,28 @@ final class Weaver {
    * @param limiterIds the ids freed
    */
   void forget(Set<Integer> loaderIds, Set<Integer> limiterIds) {
-    for (java.util.Iterator<String> i = movedAtLoad.keySet().iterator(); i.hasNext(); ) {
+    forgetLoaders(movedAtLoad.keySet(), loaderIds);
+    forgetLoaders(overriddenAtLoad.keySet(), loaderIds);
+    coverage.forget(loaderIds);
+    limits.forget(limiterIds);
+  }
+
+  private static void forgetLoaders(Set<String> classKeys, Set<Integer> loaderIds) {
+    for (java.util.Iterator<String> i = classKeys.iterator(); i.hasNext(); ) {
       String key = i.next();
       if (loaderIds.contains(Integer.parseInt(key.substring(0, key.indexOf(':'))))) {
         i.remove();
       }
     }
-    limits.forget(limiterIds);
+  }
+
+  /**
+   * What each limiter limits now.
+   *
+   * @return the record, kept as classes are woven
+   */
+  Coverage coverage() {
+    return coverage;
   }
 
   /** The JVM now resolves native methods renamed with {@link #MOVED_PREFIX}. */
@@ -125,11 +153,25 @@ final class Weaver {
     ClassModel type = ClassModel.read(reader);
     String classKey = LimiterRegistry.loaderId(loader) + ":" + internalName;
     Set<String> earlier = redefining ? movedAtLoad.get(classKey) : null;
+    Map<String, MethodModel> overridden = redefining ? overriddenAtLoad.get(classKey) : null;
     Placement placement =
         new Placement(
-            redefining, earlier == null ? Collections.<String>emptySet() : earlier, nativePrefix);
+            redefining,
+            earlier == null ? Collections.<String>emptySet() : earlier,
+            overridden == null ? Collections.<String, MethodModel>emptyMap() : overridden,
+            nativePrefix);
     Plan plan = limits.plan(type, loader, placement);
+    if (overridden != null) {
+      for (Map.Entry<String, MethodModel> e : overridden.entrySet()) {
+        if (!plan.overrides.containsKey(e.getKey())) { // no longer limited: it only calls super
+          plan.overrides.put(e.getKey(), new AddedOverride(e.getValue(), null));
+        }
+      }
+    }
     if (plan.isEmpty()) {
+      if (redefining) {
+        coverage.record(loader, internalName, plan.covered, true);
+      }
       return null;
     }
     if (earlier != null) {
@@ -154,6 +196,14 @@ final class Weaver {
     if (!redefining && !plan.moved.isEmpty()) {
       movedAtLoad.put(classKey, Collections.unmodifiableSet(new HashSet<String>(plan.moved)));
     }
+    if (!redefining && !plan.overrides.isEmpty()) {
+      Map<String, MethodModel> added = new HashMap<String, MethodModel>();
+      for (Map.Entry<String, AddedOverride> e : plan.overrides.entrySet()) {
+        added.put(e.getKey(), e.getValue().method);
+      }
+      overriddenAtLoad.put(classKey, Collections.unmodifiableMap(added));
+    }
+    coverage.record(loader, internalName, plan.covered, redefining);
     return woven;
   }
 
@@ -273,6 +323,7 @@ final class Weaver {
       boolean freshPool) {
     // copies the pool, and unchanged methods as bytes
     ClassWriter writer = freshPool ? new ClassWriter(0) : new ClassWriter(reader, 0);
+    final String superName = reader.getSuperName();
     final Map<String, LimitPrologue> pending = new HashMap<String, LimitPrologue>(plan.prologues);
     reader.accept(
         new ClassVisitor(OpenedClassReader.ASM_API, writer) {
@@ -303,6 +354,22 @@ final class Weaver {
             MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
             Integer bodyMaxLocals = maxLocals.get(key);
             return prologue.wrap(mv, bodyMaxLocals == null ? 0 : bodyMaxLocals);
+          }
+
+          @Override
+          public void visitEnd() {
+            for (AddedOverride added : plan.overrides.values()) {
+              MethodModel m = added.method;
+              MethodVisitor mv =
+                  super.visitMethod(m.access, m.name, m.descriptor, m.signature, m.exceptions);
+              if (added.prologue != null) {
+                added.prologue.writeOverride(mv, superName);
+              } else {
+                LimitPrologue.writePlainOverride(mv, m, superName);
+              }
+              mv.visitEnd();
+            }
+            super.visitEnd();
           }
         },
         0);

@@ -114,7 +114,7 @@ public final class WeirInstaller {
     }
     boolean retransforming = !premain || limits.hasPatterns();
     instrumentation.addTransformer(transformer, retransforming);
-    transformer.installed(retransforming);
+    transformer.installed(retransforming, instrumentation);
     if (arguments.configPath() != null) {
       ConfigReporter.start(transformer);
     }

@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The class file transformer the agent installs: a cheap filter in front of the {@link Weaver}.
@@ -126,10 +127,18 @@ final class WeirTransformer implements ClassFileTransformer {
    * Records how the transformer was registered.
    *
    * @param canRetransform whether the JVM calls it when classes are retransformed
+   * @param instrumentation the JVM's instrumentation
    */
-  void installed(boolean canRetransform) {
+  void installed(boolean canRetransform, Instrumentation instrumentation) {
     retransforms = canRetransform;
+    this.instrumentation = instrumentation;
   }
+
+  /** The JVM's instrumentation, once installed; for weaving ancestors again. */
+  private volatile Instrumentation instrumentation;
+
+  /** Whether a thread of Weir's is weaving ancestors again ({@link #weaveAncestorsLater}). */
+  private final AtomicBoolean ancestorsScheduled = new AtomicBoolean();
 
   /**
    * Whether the JVM calls this transformer when classes are retransformed.
@@ -355,6 +364,9 @@ final class WeirTransformer implements ClassFileTransformer {
     transforming[0] = 1;
     try {
       byte[] result = weaver().weave(loader, internalName, classFile, classBeingRedefined != null);
+      if (classBeingRedefined == null && config.hasPendingAncestors()) {
+        weaveAncestorsLater(); // a class loading: the JVM cannot retransform from in here
+      }
       if (result != null) {
         if (modules != null) {
           modules.assureReadsBridge(classBeingRedefined, loader, internalName);
@@ -399,6 +411,66 @@ final class WeirTransformer implements ClassFileTransformer {
     retransformWhere(instrumentation, scanAnnotations, null);
     wovenNames = null;
     return names.size();
+  }
+
+  /**
+   * Retransforms the loaded classes of the ancestors that subtypes of a {@code Type+} pattern's
+   * type were found to inherit implementations from, since the last time: their methods are then
+   * limited in place for instances of the type ({@link ConfigLimits#inheritFrom}). An ancestor not
+   * loaded yet is woven when it loads.
+   *
+   * @param instrumentation the JVM's instrumentation
+   * @param loaded the loaded classes, or null to ask the JVM
+   * @return the number of classes retransformed
+   */
+  int retransformPendingAncestors(Instrumentation instrumentation, Class<?>[] loaded) {
+    int count = 0;
+    for (Set<String> names = config.takePendingAncestors();
+        !names.isEmpty();
+        names = config.takePendingAncestors()) {
+      Class<?>[] all = loaded != null ? loaded : instrumentation.getAllLoadedClasses();
+      loaded = null; // a second round (ancestors found while weaving these) looks again
+      List<Class<?>> batch = new ArrayList<Class<?>>();
+      for (Class<?> type : all) {
+        if (names.contains(type.getName()) && instrumentation.isModifiableClass(type)) {
+          batch.add(type);
+          count++;
+        }
+        if (batch.size() == RETRANSFORM_BATCH) {
+          retransform(instrumentation, batch);
+        }
+      }
+      retransform(instrumentation, batch);
+    }
+    return count;
+  }
+
+  /**
+   * {@link #retransformPendingAncestors} on a thread of Weir's: from a class being loaded, whose
+   * ancestor is loaded already, the JVM cannot retransform.
+   */
+  private void weaveAncestorsLater() {
+    final Instrumentation inst = instrumentation;
+    if (inst == null || !retransforms || !ancestorsScheduled.compareAndSet(false, true)) {
+      return;
+    }
+    AgentThreads.start(
+        new Runnable() {
+          @Override
+          public void run() {
+            try {
+              do {
+                retransformPendingAncestors(inst, null);
+                ancestorsScheduled.set(false);
+              } while (config.hasPendingAncestors()
+                  && ancestorsScheduled.compareAndSet(false, true));
+            } catch (Throwable t) {
+              ancestorsScheduled.set(false);
+              AgentLog.error("could not weave the ancestors of a Type+ pattern's subtypes: " + t);
+            }
+          }
+        },
+        "weir-ancestors");
   }
 
   /**
@@ -452,7 +524,7 @@ final class WeirTransformer implements ClassFileTransformer {
       }
     }
     retransform(instrumentation, batch);
-    return count;
+    return count + retransformPendingAncestors(instrumentation, null);
   }
 
   private static boolean patternsMayMatch(ConfigLimits limits, boolean subtypes, Class<?> type) {
@@ -461,23 +533,45 @@ final class WeirTransformer implements ClassFileTransformer {
             || limits.mayMatchType(type.getName(), type.getClassLoader()));
   }
 
-  private static void retransform(Instrumentation instrumentation, List<Class<?>> batch) {
+  /**
+   * Retransforms the classes, in one call; if that fails, one by one, so that one failure leaves
+   * the others woven. What the coverage record staged for each is applied once the JVM takes it.
+   */
+  private void retransform(Instrumentation instrumentation, List<Class<?>> batch) {
     if (batch.isEmpty()) {
       return;
     }
+    Coverage coverage = coverage();
+    Class<?>[] classes = batch.toArray(new Class<?>[0]);
     try {
-      instrumentation.retransformClasses(batch.toArray(new Class<?>[0]));
+      instrumentation.retransformClasses(classes);
+      coverage.commit(classes);
     } catch (Throwable batchFailed) {
-      for (Class<?> type : batch) {
+      for (Class<?> type : classes) {
         try {
           instrumentation.retransformClasses(type);
+          coverage.commit(type);
         } catch (Throwable t) {
-          AgentLog.error("could not retransform " + type.getName() + " (it stays unwoven): " + t);
+          coverage.discard(type);
+          AgentLog.error(
+              "could not retransform " + type.getName() + " (it keeps its old code): " + t);
         }
       }
     }
     batch.clear();
   }
+
+  /**
+   * What each limiter limits now, method by method.
+   *
+   * @return the record; empty until a class is woven
+   */
+  Coverage coverage() {
+    Weaver w = weaver;
+    return w != null ? w.coverage() : NO_COVERAGE;
+  }
+
+  private static final Coverage NO_COVERAGE = new Coverage();
 
   /**
    * Whether the class mentions a limit, or a config pattern may name it: by its name, or as a
