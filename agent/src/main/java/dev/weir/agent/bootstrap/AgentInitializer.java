@@ -36,18 +36,23 @@ public final class AgentInitializer {
   public static synchronized void start(
       String args, Instrumentation instrumentation, File agentJar, boolean premain)
       throws Exception {
-    if (!premain) {
-      AgentLog.capture(true);
-    }
+    int[] section = CallDepth.enterWeir(); // the agent's start is its own work: never charged
     try {
-      startOwn(args, instrumentation, agentJar, premain);
-    } catch (Exception e) {
-      AgentLog.error("the agent did not start; nothing is limited: " + e);
-      throw e;
-    } finally {
       if (!premain) {
-        System.setProperty(ATTACH_REPORT, String.join("\n", AgentLog.capture(false)));
+        AgentLog.capture(true);
       }
+      try {
+        startOwn(args, instrumentation, agentJar, premain);
+      } catch (Exception e) {
+        AgentLog.error("the agent did not start; nothing is limited: " + e);
+        throw e;
+      } finally {
+        if (!premain) {
+          System.setProperty(ATTACH_REPORT, String.join("\n", AgentLog.capture(false)));
+        }
+      }
+    } finally {
+      section[0]--;
     }
   }
 

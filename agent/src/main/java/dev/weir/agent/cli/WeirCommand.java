@@ -39,6 +39,8 @@ public final class WeirCommand {
           "  set PID LIMITER [rate=PERMITS_PER_SECOND] [capacity=PERMITS] [dryRun=true|false]",
           "                            a live change",
           "  reload PID                re-read PID's config file; print what changed, or every error",
+          "  methods PID [LIMITER]     what each limiter (or LIMITER) limits now, and what its",
+          "                            patterns reached but could not limit, and why",
           "  attach PID [ARGS]         load the agent into PID with ARGS (config=...,log=...)");
 
   private static final String AGENT = "dev.weir:type=Agent";
@@ -96,6 +98,10 @@ public final class WeirCommand {
       if (command.equals("reload")) {
         expect(rest, 1, 1);
         return reload(pid(rest.get(0)));
+      }
+      if (command.equals("methods")) {
+        expect(rest, 1, 2);
+        return methods(pid(rest.get(0)), rest.size() > 1 ? rest.get(1) : null);
       }
       if (command.equals("attach")) {
         expect(rest, 1, 2);
@@ -548,6 +554,101 @@ public final class WeirCommand {
       throw e;
     } catch (Exception e) {
       throw new Jvm.Failure("JVM " + pid + ": " + e);
+    }
+  }
+
+  /**
+   * {@code methods PID [LIMITER]}: for each limiter (or the one named), the methods it limits now,
+   * then, per pattern of a config limit, what it reached but could not limit and why.
+   */
+  private int methods(String pid, String limiter) throws Jvm.Failure {
+    try (Jvm jvm = weir(pid)) {
+      MBeanServerConnection mbeans = jvm.mbeans();
+      ObjectName query =
+          new ObjectName(
+              limiter == null
+                  ? LIMITERS
+                  : "dev.weir:type=Limiter,name=" + quoteIfNeeded(limiter) + ",*");
+      List<ObjectName> names = new ArrayList<ObjectName>(mbeans.queryNames(query, null));
+      if (names.isEmpty()) {
+        throw new Jvm.Failure(
+            limiter == null
+                ? "JVM " + pid + " has no limiter yet"
+                : "JVM " + pid + " has no limiter named '" + limiter + "'");
+      }
+      Collections.sort(names);
+      boolean first = true;
+      for (ObjectName name : names) {
+        String[] methods;
+        String[] unlimited;
+        String kind;
+        try {
+          methods = (String[]) mbeans.getAttribute(name, "Methods");
+          unlimited = (String[]) mbeans.getAttribute(name, "Unlimited");
+          kind = String.valueOf(mbeans.getAttribute(name, "Kind"));
+        } catch (javax.management.InstanceNotFoundException gone) {
+          continue; // its class loader went meanwhile
+        }
+        if (!first) {
+          out.println();
+        }
+        first = false;
+        String label = ObjectName.unquote(quoted(name.getKeyProperty("name")));
+        String loader = name.getKeyProperty("loader");
+        out.println(label + (loader == null ? "" : " @" + loader) + " (" + kind + ")");
+        out.println(
+            "  limits "
+                + methods.length
+                + (methods.length == 1 ? " method" : " methods")
+                + (methods.length == 0 ? " now" : ":"));
+        for (String method : methods) {
+          out.println("    " + method);
+        }
+        printUnlimited(unlimited);
+      }
+      return 0;
+    } catch (Jvm.Failure e) {
+      throw e;
+    } catch (Exception e) {
+      throw new Jvm.Failure("JVM " + pid + ": " + e);
+    }
+  }
+
+  /** The {@code Unlimited} lines ({@code PATTERN: METHOD: WHY}), grouped by pattern. */
+  private void printUnlimited(String[] unlimited) {
+    Map<String, List<String>> byPattern = new LinkedHashMap<String, List<String>>();
+    for (String line : unlimited) {
+      int colon = line.indexOf(": ");
+      String pattern = colon < 0 ? "" : line.substring(0, colon);
+      String rest = colon < 0 ? line : line.substring(colon + 2);
+      List<String> lines = byPattern.get(pattern);
+      if (lines == null) {
+        lines = new ArrayList<String>();
+        byPattern.put(pattern, lines);
+      }
+      lines.add(rest);
+    }
+    for (Map.Entry<String, List<String>> e : byPattern.entrySet()) {
+      List<String> notLimited = new ArrayList<String>();
+      for (String line : e.getValue()) {
+        if (line.startsWith("matched no method yet")) {
+          out.println("  pattern " + e.getKey() + ": " + line);
+        } else {
+          notLimited.add(line);
+        }
+      }
+      if (!notLimited.isEmpty()) {
+        out.println(
+            "  pattern "
+                + e.getKey()
+                + " reached "
+                + notLimited.size()
+                + (notLimited.size() == 1 ? " method" : " methods")
+                + " it could not limit:");
+        for (String line : notLimited) {
+          out.println("    " + line);
+        }
+      }
     }
   }
 

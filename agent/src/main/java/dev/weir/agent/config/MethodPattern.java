@@ -25,6 +25,7 @@ public final class MethodPattern {
   private final Pattern typeRegex;
   private final String typePrefix;
   private final Pattern methodRegex;
+  private final String methodName;
   private final boolean namesInitializer;
   private final List<String> parameterTypes;
 
@@ -37,6 +38,7 @@ public final class MethodPattern {
     int star = typeName.indexOf('*');
     this.typePrefix = star < 0 ? typeName : typeName.substring(0, star);
     this.methodRegex = glob(method);
+    this.methodName = method;
     this.namesInitializer = method.startsWith("<");
     this.parameterTypes = parameters;
   }
@@ -141,6 +143,15 @@ public final class MethodPattern {
    */
   public String typeName() {
     return typeName;
+  }
+
+  /**
+   * The method part, without parameter types.
+   *
+   * @return the method name or name pattern ({@code execute*}, {@code <init>})
+   */
+  public String methodName() {
+    return methodName;
   }
 
   /**

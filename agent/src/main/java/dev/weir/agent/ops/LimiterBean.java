@@ -1,6 +1,7 @@
 package dev.weir.agent.ops;
 
 import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.weave.Weaving;
 import java.util.HashMap;
 import java.util.Map;
 import javax.management.MBeanAttributeInfo;
@@ -32,15 +33,26 @@ final class LimiterBean extends StandardMBean implements LimiterMBean {
     DESCRIPTIONS.put("WaitMaxMillis", "longest wait of the last 60 s, ms");
     DESCRIPTIONS.put("Keys", "keys held now (per-key limiters)");
     DESCRIPTIONS.put(
+        "Methods",
+        "the methods whose calls it limits now: Class#method(params), @loader where not the"
+            + " system loader");
+    DESCRIPTIONS.put(
+        "Unlimited",
+        "config limits: what each pattern reached and could not limit, as PATTERN: METHOD: WHY");
+    DESCRIPTIONS.put(
         "BackendFailures",
         "calls the cluster backend did not serve: failed, timed out, or made while it was down");
   }
 
   private final BucketLimiter limiter;
 
-  LimiterBean(BucketLimiter limiter) {
+  /** What each limiter covers; null in tests without weaving. */
+  private final Weaving weaving;
+
+  LimiterBean(BucketLimiter limiter, Weaving weaving) {
     super(LimiterMBean.class, false);
     this.limiter = limiter;
+    this.weaving = weaving;
   }
 
   BucketLimiter limiter() {
@@ -151,5 +163,15 @@ final class LimiterBean extends StandardMBean implements LimiterMBean {
   @Override
   public long getBackendFailures() {
     return limiter.backendFailures();
+  }
+
+  @Override
+  public String[] getMethods() {
+    return weaving == null ? new String[0] : weaving.methodsOf(limiter).toArray(new String[0]);
+  }
+
+  @Override
+  public String[] getUnlimited() {
+    return weaving == null ? new String[0] : weaving.unlimitedOf(limiter).toArray(new String[0]);
   }
 }

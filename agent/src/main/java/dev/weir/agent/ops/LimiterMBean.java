@@ -142,4 +142,24 @@ public interface LimiterMBean {
    * @return failures; 0 for a local limiter
    */
   long getBackendFailures();
+
+  /**
+   * The methods whose calls this limiter limits now, whoever declares them: {@code
+   * Class#method(params)}, with {@code (inherited from Ancestor)} for an implementation a {@code
+   * Type+} pattern's subtype inherits, and {@code @loader-N} where the class's loader is not the
+   * system loader nor the JDK's. Sorted. A limiter whose calls an override by name took (a config
+   * entry without {@code methods}) lists none; the override lists them.
+   *
+   * @return the methods; empty if none is woven now
+   */
+  String[] getMethods();
+
+  /**
+   * For a config limit: what its patterns reached and could not limit, each {@code PATTERN: METHOD:
+   * WHY}, and {@code PATTERN: matched no method yet} (with the closest loaded class or method) for
+   * a pattern that has matched none. Empty for other limiters.
+   *
+   * @return the lines
+   */
+  String[] getUnlimited();
 }

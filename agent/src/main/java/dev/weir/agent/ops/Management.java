@@ -200,7 +200,7 @@ final class Management implements Runnable {
       if (server.isRegistered(name)) { // the same name from another class loader
         name = name(slot.limiter.name(), slot.loaderId);
       }
-      if (register(new LimiterBean((BucketLimiter) slot.limiter), name)) {
+      if (register(new LimiterBean((BucketLimiter) slot.limiter, weaving), name)) {
         synchronized (this) {
           registered.put(slot.limiter, name);
         }

@@ -841,19 +841,23 @@ final class ConfigLimits {
    * What the config file asked for that nothing has used yet: patterns that matched no method,
    * overrides that no annotated limiter claimed. A typo must not silently disable a limit.
    *
+   * @param loaded the JVM's loaded classes, to name the closest to a pattern that matched nothing;
+   *     null for no such hint
    * @return one line each, naming file, line and limit
    */
-  List<String> unused() {
+  List<String> unused(Class<?>[] loaded) {
     List<String> lines = new ArrayList<String>();
     for (Entry entry : entries) {
       if (!entry.matched) {
+        String hint = loaded == null ? null : NearMatch.closest(entry.pattern, loaded);
         lines.add(
             entry.origin
                 + ": the pattern "
                 + entry.pattern
                 + " of '"
                 + entry.name
-                + "' has matched no method yet");
+                + "' has matched no method yet"
+                + (hint == null ? "" : " (" + hint + ")"));
       }
     }
     for (Map.Entry<String, String> override : overrides.entrySet()) {
@@ -882,14 +886,14 @@ final class ConfigLimits {
     /** Set when a method with a body was woven for this pattern. */
     volatile boolean matched;
 
-    /** The methods this pattern matched that Weir cannot limit; guarded by {@code this}. */
-    private int refused;
+    /**
+     * The methods this pattern reached that Weir cannot limit, each with why, in the order met; at
+     * most {@link #MAX_REFUSALS_KEPT}. Guarded by {@code this}.
+     */
+    private final Map<String, String> refusals = new LinkedHashMap<String, String>();
 
-    /** The first two of them; guarded by {@code this}. */
-    private final List<String> refusedExamples = new ArrayList<String>(2);
-
-    /** Why each of {@link #refusedExamples} cannot be limited; guarded by {@code this}. */
-    private final List<String> refusedWhy = new ArrayList<String>(2);
+    /** Refusals beyond those kept; guarded by {@code this}. */
+    private int refusedBeyond;
 
     /** Whether the refusals were reported (once per pattern); guarded by {@code this}. */
     private boolean refusalsReported;
@@ -904,9 +908,8 @@ final class ConfigLimits {
       matched = was.matched;
       synchronized (was) {
         synchronized (this) {
-          refused = was.refused;
-          refusedExamples.addAll(was.refusedExamples);
-          refusedWhy.addAll(was.refusedWhy);
+          refusals.putAll(was.refusals);
+          refusedBeyond = was.refusedBeyond;
           refusalsReported = was.refusalsReported;
           firstRefusalNanos = was.firstRefusalNanos;
         }
@@ -930,12 +933,17 @@ final class ConfigLimits {
      * @param why why it cannot be limited
      */
     synchronized void refuse(String method, String why) {
-      if (refused++ == 0) {
+      matched = true; // it reached a method: reported as refused, not as unused
+      if (refusals.containsKey(method)) {
+        return; // the same method met again (its class woven again)
+      }
+      if (refusals.isEmpty() && refusedBeyond == 0) {
         firstRefusalNanos = System.nanoTime();
       }
-      if (refusedExamples.size() < 2) {
-        refusedExamples.add(method);
-        refusedWhy.add(why);
+      if (refusals.size() < MAX_REFUSALS_KEPT) {
+        refusals.put(method, why);
+      } else {
+        refusedBeyond++;
       }
     }
 
@@ -949,10 +957,20 @@ final class ConfigLimits {
      * @return the line, or null
      */
     synchronized String refusalReport(long nowNanos, long settleNanos) {
+      int refused = refusals.size() + refusedBeyond;
       if (refused == 0 || refusalsReported || nowNanos - firstRefusalNanos < settleNanos) {
         return null;
       }
       refusalsReported = true;
+      List<String> shown = new ArrayList<String>(2);
+      List<String> why = new ArrayList<String>(2);
+      for (Map.Entry<String, String> r : refusals.entrySet()) {
+        if (shown.size() == 2) {
+          break;
+        }
+        shown.add(r.getKey());
+        why.add(r.getValue());
+      }
       return origin
           + ": the pattern "
           + pattern
@@ -963,28 +981,86 @@ final class ConfigLimits {
           + (refused == 1
               ? " method that Weir cannot limit; it runs unlimited: "
               : " methods that Weir cannot limit; they run unlimited: ")
-          + examples()
-          + (refused > refusedExamples.size()
-              ? "; and " + (refused - refusedExamples.size()) + " more"
+          + examples(shown, why)
+          + (refused > shown.size()
+              ? "; and "
+                  + (refused - shown.size())
+                  + " more (java -jar weir-agent.jar methods PID "
+                  + name
+                  + " lists them)"
               : "");
     }
 
     /** {@code A (why)}, {@code A (why); B (why)}, or {@code A and B (why)} when alike. */
-    private String examples() {
-      if (refusedExamples.size() == 2 && refusedWhy.get(0).equals(refusedWhy.get(1))) {
-        return refusedExamples.get(0)
-            + " and "
-            + refusedExamples.get(1)
-            + " ("
-            + refusedWhy.get(0)
-            + ")";
+    private static String examples(List<String> shown, List<String> why) {
+      if (shown.size() == 2 && why.get(0).equals(why.get(1))) {
+        return shown.get(0) + " and " + shown.get(1) + " (" + why.get(0) + ")";
       }
-      List<String> each = new ArrayList<String>(refusedExamples.size());
-      for (int i = 0; i < refusedExamples.size(); i++) {
-        each.add(refusedExamples.get(i) + " (" + refusedWhy.get(i) + ")");
+      List<String> each = new ArrayList<String>(shown.size());
+      for (int i = 0; i < shown.size(); i++) {
+        each.add(shown.get(i) + " (" + why.get(i) + ")");
       }
       return String.join("; ", each);
     }
+
+    /**
+     * What this pattern reached and could not limit, for {@code Unlimited}: {@code PATTERN: METHOD:
+     * WHY} each, and {@code PATTERN: matched no method yet} (with the closest loaded class or
+     * method, if given) when it has matched none.
+     *
+     * @param hint what the pattern probably meant, or null
+     * @return the lines
+     */
+    synchronized List<String> unlimited(String hint) {
+      List<String> lines = new ArrayList<String>();
+      for (Map.Entry<String, String> r : refusals.entrySet()) {
+        lines.add(pattern + ": " + r.getKey() + ": " + r.getValue());
+      }
+      if (refusedBeyond > 0) {
+        lines.add(pattern + ": and " + refusedBeyond + " more methods Weir cannot limit");
+      }
+      if (!matched) {
+        lines.add(pattern + ": matched no method yet" + (hint == null ? "" : "; " + hint));
+      }
+      return lines;
+    }
+  }
+
+  /** The refusals kept per pattern, for {@code Unlimited}; beyond them, only a count. */
+  static final int MAX_REFUSALS_KEPT = 1000;
+
+  /**
+   * Whether this limiter is the file's entry of that name.
+   *
+   * @param name the limiter's name
+   * @param limiter the limiter
+   * @return true if the file's entry of that name is served by it
+   */
+  boolean isEntryLimiter(String name, Limiter limiter) {
+    Integer id = idsByName.get(name);
+    return id != null && LimiterRegistry.limiter(id) == limiter;
+  }
+
+  /**
+   * What the patterns of the entry of this name reached and could not limit, each with why (SPEC
+   * "Observability", {@code Unlimited}).
+   *
+   * @param name the entry's name
+   * @param loaded the JVM's loaded classes, to name the closest to a pattern that matched nothing;
+   *     null for no such hint
+   * @return {@code PATTERN: METHOD: WHY} lines; empty if the file has no such entry, or it is not a
+   *     pattern entry
+   */
+  List<String> unlimited(String name, Class<?>[] loaded) {
+    List<String> lines = new ArrayList<String>();
+    for (Entry entry : entries) {
+      if (entry.name.equals(name)) {
+        String hint =
+            !entry.matched && loaded != null ? NearMatch.closest(entry.pattern, loaded) : null;
+        lines.addAll(entry.unlimited(hint));
+      }
+    }
+    return lines;
   }
 
   /**

@@ -84,7 +84,7 @@ final class ConfigReporter implements Runnable {
   }
 
   void warnUnused() {
-    for (String line : transformer.config().unused()) {
+    for (String line : transformer.config().unused(transformer.loadedClasses())) {
       AgentLog.warn(line);
     }
   }

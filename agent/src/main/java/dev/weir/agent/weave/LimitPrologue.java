@@ -204,12 +204,38 @@ final class LimitPrologue {
    */
   static void writePlainOverride(
       MethodVisitor methodVisitor, MethodModel method, String superName) {
-    methodVisitor.visitCode();
-    pushArguments(methodVisitor, method);
-    methodVisitor.visitMethodInsn(
-        Opcodes.INVOKESPECIAL, superName, method.name, method.descriptor, false);
-    methodVisitor.visitInsn(method.returnType.getOpcode(Opcodes.IRETURN));
-    methodVisitor.visitMaxs(method.argumentsSize() + 2, method.argumentsSize());
+    writePlainCall(methodVisitor, method, superName, method.name, false);
+  }
+
+  /**
+   * Writes a wrapper that only calls the body moved out of it: a method whose body moved when its
+   * class loaded, for a limit that no longer applies to it (a retransformed class keeps its
+   * methods).
+   *
+   * @param methodVisitor the visitor, its method opened
+   * @param owner the class's internal name
+   * @param ownerIsInterface whether the class is an interface
+   * @param method the wrapper's method
+   */
+  static void writePlainWrapper(
+      MethodVisitor methodVisitor, String owner, boolean ownerIsInterface, MethodModel method) {
+    writePlainCall(
+        methodVisitor, method, owner, Weaver.MOVED_PREFIX + method.name, ownerIsInterface);
+  }
+
+  /** {@code return owner.name(arguments)}: invokestatic for a static method, else invokespecial. */
+  private static void writePlainCall(
+      MethodVisitor mv, MethodModel method, String owner, String name, boolean ownerIsInterface) {
+    mv.visitCode();
+    pushArguments(mv, method);
+    mv.visitMethodInsn(
+        method.isStatic() ? Opcodes.INVOKESTATIC : Opcodes.INVOKESPECIAL,
+        owner,
+        name,
+        method.descriptor,
+        ownerIsInterface);
+    mv.visitInsn(method.returnType.getOpcode(Opcodes.IRETURN));
+    mv.visitMaxs(method.argumentsSize() + 2, method.argumentsSize());
   }
 
   private static void pushArguments(MethodVisitor mv, MethodModel method) {

@@ -954,6 +954,12 @@ final class LimitWeaver {
      */
     final Set<String> moved = new HashSet<String>();
 
+    /**
+     * Methods whose body moved when the class loaded and that are no longer limited: the class
+     * keeps its shape, the wrapper only calls the body.
+     */
+    final Set<String> movedUnlimited = new HashSet<String>();
+
     /** Methods whose code becomes a throw of {@link IllegalStateException}, with its message. */
     final Map<String, String> failClosed = new HashMap<String, String>();
 
@@ -978,7 +984,7 @@ final class LimitWeaver {
     }
 
     boolean isEmpty() {
-      return prologues.isEmpty() && overrides.isEmpty();
+      return prologues.isEmpty() && overrides.isEmpty() && movedUnlimited.isEmpty();
     }
 
     /** Notes that the method of this key, once woven, limits calls of {@code method}. */

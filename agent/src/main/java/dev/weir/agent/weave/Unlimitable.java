@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * The methods a config pattern may reach that Weir refuses to limit, each with the true reason
- * (SPEC "The config file", Patterns): {@code java.lang} and its subpackages, Weir's own classes,
- * and exactly the JDK methods that Weir's own acquire, weaving or logging path runs before it can
- * tell that the call is its own.
+ * (SPEC "The config file", Patterns): {@code java.lang} and its subpackages, Weir's own classes
+ * (the agent's, and the API's of package {@code dev.weir}), and exactly the JDK methods that Weir's
+ * own acquire, weaving or logging path runs before it can tell that the call is its own.
  *
  * <h2>Why a method is refused, and why the rest are not</h2>
  *
@@ -74,8 +74,10 @@ final class Unlimitable {
       return "java.lang is the JVM's own machinery (classes, strings, threads), which Weir's"
           + " limiting, weaving and logging run on";
     }
-    if (binaryName.startsWith("dev.weir.")) {
-      return "it is part of Weir";
+    if (binaryName.startsWith("dev.weir.agent.")
+        || binaryName.startsWith("dev.weir.")
+            && binaryName.indexOf('.', "dev.weir.".length()) < 0) {
+      return "it is part of Weir"; // the agent, and the API classes of package dev.weir itself
     }
     String path = PATH_BY_METHOD.get(binaryName + "#" + methodName + descriptor);
     if (path == null) {

@@ -125,6 +125,21 @@ final class Weaver {
   }
 
   /**
+   * Whether a class gained methods when it loaded (moved bodies, overrides), which it keeps.
+   *
+   * @param loader the class's loader, null for the bootstrap loader
+   * @param internalName the class
+   * @return true if its shape changed when it loaded
+   */
+  boolean changedShapeAtLoad(ClassLoader loader, String internalName) {
+    if (movedAtLoad.isEmpty() && overriddenAtLoad.isEmpty()) {
+      return false;
+    }
+    String classKey = LimiterRegistry.loaderId(loader) + ":" + internalName;
+    return movedAtLoad.containsKey(classKey) || overriddenAtLoad.containsKey(classKey);
+  }
+
+  /**
    * What each limiter limits now.
    *
    * @return the record, kept as classes are woven
@@ -168,18 +183,20 @@ final class Weaver {
         }
       }
     }
+    if (earlier != null) {
+      for (String key : earlier) {
+        if (plan.prologues.containsKey(key)) {
+          plan.moved.add(key); // the same shape as when it loaded
+        } else {
+          plan.movedUnlimited.add(key); // no limit any longer, and the same shape
+        }
+      }
+    }
     if (plan.isEmpty()) {
       if (redefining) {
         coverage.record(loader, internalName, plan.covered, true);
       }
       return null;
-    }
-    if (earlier != null) {
-      for (String key : earlier) {
-        if (plan.prologues.containsKey(key)) {
-          plan.moved.add(key); // the same shape as when it loaded
-        }
-      }
     }
     if (AgentLog.debugEnabled()) {
       AgentLog.debug("woven " + type.name);
@@ -324,6 +341,8 @@ final class Weaver {
     // copies the pool, and unchanged methods as bytes
     ClassWriter writer = freshPool ? new ClassWriter(0) : new ClassWriter(reader, 0);
     final String superName = reader.getSuperName();
+    final String owner = reader.getClassName();
+    final boolean ownerIsInterface = (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0;
     final Map<String, LimitPrologue> pending = new HashMap<String, LimitPrologue>(plan.prologues);
     reader.accept(
         new ClassVisitor(OpenedClassReader.ASM_API, writer) {
@@ -332,6 +351,20 @@ final class Weaver {
               int access, String name, String descriptor, String signature, String[] exceptions) {
             String key = name + descriptor;
             LimitPrologue prologue = pending.remove(key);
+            if (prologue == null && plan.movedUnlimited.contains(key)) {
+              MethodVisitor wrapper =
+                  super.visitMethod(
+                      access & ~Opcodes.ACC_NATIVE, name, descriptor, signature, exceptions);
+              MethodVisitor body =
+                  super.visitMethod(
+                      movedAccess(access), MOVED_PREFIX + name, descriptor, signature, exceptions);
+              return new MovedUnlimited(
+                  wrapper,
+                  body,
+                  owner,
+                  ownerIsInterface,
+                  new MethodModel(access, name, descriptor));
+            }
             if (prologue == null) {
               return super.visitMethod(access, name, descriptor, signature, exceptions);
             }
@@ -507,6 +540,32 @@ final class Weaver {
     public void visitEnd() {
       super.visitEnd(); // the body
       prologue.writeWrapper(described, MOVED_PREFIX + prologue.method().name);
+      described.visitEnd();
+    }
+  }
+
+  /** A method moved when its class loaded, and no longer limited: the wrapper calls the body. */
+  private static final class MovedUnlimited extends Split {
+    private final String owner;
+    private final boolean ownerIsInterface;
+    private final MethodModel method;
+
+    MovedUnlimited(
+        MethodVisitor wrapper,
+        MethodVisitor body,
+        String owner,
+        boolean ownerIsInterface,
+        MethodModel method) {
+      super(wrapper, body);
+      this.owner = owner;
+      this.ownerIsInterface = ownerIsInterface;
+      this.method = method;
+    }
+
+    @Override
+    public void visitEnd() {
+      super.visitEnd(); // the body
+      LimitPrologue.writePlainWrapper(described, owner, ownerIsInterface, method);
       described.visitEnd();
     }
   }

@@ -2,7 +2,9 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.backend.BackendSettings;
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.HttpGate;
+import dev.weir.agent.bootstrap.Limiter;
 import dev.weir.agent.bootstrap.NanoClock;
 import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.config.ConfigFile;
@@ -88,6 +90,31 @@ public final class Weaving {
    */
   public List<String> configLimitNames() {
     return transformer.config().names();
+  }
+
+  /**
+   * The methods whose calls the limiter limits now (SPEC "Observability", {@code Methods}).
+   *
+   * @param limiter a limiter
+   * @return {@code Class#method(params)} each, sorted
+   */
+  public List<String> methodsOf(Limiter limiter) {
+    return transformer.coverage().methodsOf(limiter);
+  }
+
+  /**
+   * What the config limit's patterns reached and could not limit (SPEC "Observability", {@code
+   * Unlimited}).
+   *
+   * @param limiter a limiter
+   * @return {@code PATTERN: METHOD: WHY} each; empty unless the limiter is a config entry's
+   */
+  public List<String> unlimitedOf(BucketLimiter limiter) {
+    ConfigLimits config = transformer.config();
+    if (!config.isEntryLimiter(limiter.name(), limiter)) {
+      return Collections.<String>emptyList();
+    }
+    return config.unlimited(limiter.name(), transformer.loadedClasses());
   }
 
   /** What a reload did. */

@@ -137,6 +137,16 @@ final class WeirTransformer implements ClassFileTransformer {
   /** The JVM's instrumentation, once installed; for weaving ancestors again. */
   private volatile Instrumentation instrumentation;
 
+  /**
+   * The JVM's loaded classes, for reports.
+   *
+   * @return the classes; null before the transformer is installed
+   */
+  Class<?>[] loadedClasses() {
+    Instrumentation inst = instrumentation;
+    return inst == null ? null : inst.getAllLoadedClasses();
+  }
+
   /** Whether a thread of Weir's is weaving ancestors again ({@link #weaveAncestorsLater}). */
   private final AtomicBoolean ancestorsScheduled = new AtomicBoolean();
 
@@ -349,7 +359,8 @@ final class WeirTransformer implements ClassFileTransformer {
 
   private byte[] transformOwn(
       ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
-    if (!isCandidate(internalName, classFile, loader)) {
+    if (!isCandidate(internalName, classFile, loader)
+        && !(classBeingRedefined != null && keepsAShape(loader, internalName))) {
       return null;
     }
     int[] transforming = TRANSFORMING.get();
@@ -590,6 +601,15 @@ final class WeirTransformer implements ClassFileTransformer {
             && classFile != null
             && limits.noteSupertypes(internalName, ClassHeader.supertypes(classFile), loader);
     return subtype || limits.mayMatchType(internalName.replace('/', '.'), loader);
+  }
+
+  /**
+   * Whether the class gained methods when it loaded (an override, a moved body), which it must keep
+   * when it is retransformed, limited or not.
+   */
+  private boolean keepsAShape(ClassLoader loader, String internalName) {
+    Weaver w = weaver;
+    return w != null && w.changedShapeAtLoad(loader, internalName);
   }
 
   static boolean mentionsLimit(String internalName, byte[] classFile) {

@@ -100,10 +100,72 @@ class ConfigLimitsTest {
         List.of(
             "test.yaml:2: the pattern q.Svc+#get of 'svc' matched 1605 methods that Weir cannot"
                 + " limit; they run unlimited: q.Impl0#get() (a reason); q.Impl1#get() (another"
-                + " reason); and 1603 more"),
+                + " reason); and 1603 more (java -jar weir-agent.jar methods PID svc lists them)"),
         lines);
     entry.refuse("q.Late#get()", "a reason");
     assertEquals(Collections.emptyList(), config.refusalReports(0), "once per pattern");
+    List<String> unlimited = config.unlimited("svc", null);
+    assertEquals(ConfigLimits.MAX_REFUSALS_KEPT + 1, unlimited.size(), "kept, then counted");
+    assertEquals("q.Svc+#get: q.Impl1#get(): another reason", unlimited.get(1));
+    assertEquals(
+        "q.Svc+#get: and "
+            + (1606 - ConfigLimits.MAX_REFUSALS_KEPT)
+            + " more methods Weir"
+            + " cannot limit",
+        unlimited.get(ConfigLimits.MAX_REFUSALS_KEPT));
+  }
+
+  @Test
+  void aMethodMetAgainIsRefusedOnce() {
+    ConfigLimits config = subtypesOfSvc();
+    ConfigLimits.Entry entry = config.match("q.Svc", "get", Collections.<String>emptyList(), null);
+    entry.refuse("q.A#get()", "a reason");
+    entry.refuse("q.A#get()", "a reason"); // its class woven again
+    assertEquals(List.of("q.Svc+#get: q.A#get(): a reason"), config.unlimited("svc", null));
+    assertTrue(config.refusalReports(0).get(0).contains("matched 1 method that"));
+  }
+
+  @Test
+  void aPatternThatMatchedNothingNamesTheClosestLoadedClass() {
+    ConfigFile file =
+        ConfigFile.parse(
+            "test.yaml",
+            "limits:\n"
+                + "  - name: typo\n"
+                + "    methods: \"java.util.concurrent.ConcurrentHashMpa#get\"\n"
+                + "    tokenBucket: { rate: 1 }\n"
+                + "  - name: method-typo\n"
+                + "    methods: \"java.util.concurrent.ConcurrentHashMap#gte\"\n"
+                + "    tokenBucket: { rate: 1 }\n"
+                + "  - name: far\n"
+                + "    methods: \"com.example.Unknown#x\"\n"
+                + "    tokenBucket: { rate: 1 }\n");
+    ConfigLimits config = ConfigLimits.register(file.limits(), new FakeClock(0));
+    Class<?>[] loaded = {
+      String.class, java.util.concurrent.ConcurrentHashMap.class, java.util.HashMap.class
+    };
+    assertEquals(
+        List.of(
+            "java.util.concurrent.ConcurrentHashMpa#get: matched no method yet; the closest loaded"
+                + " class is java.util.concurrent.ConcurrentHashMap"),
+        config.unlimited("typo", loaded));
+    String methodHint = config.unlimited("method-typo", loaded).get(0);
+    assertTrue(
+        methodHint.startsWith(
+            "java.util.concurrent.ConcurrentHashMap#gte: matched no method yet;"
+                + " java.util.concurrent.ConcurrentHashMap is loaded, and its closest method is"
+                + " get(java.lang.Object)"),
+        methodHint);
+    assertEquals(
+        List.of("com.example.Unknown#x: matched no method yet"), config.unlimited("far", loaded));
+    assertTrue(
+        config
+            .unused(loaded)
+            .get(0)
+            .endsWith(
+                "has matched no method yet (the closest loaded class is"
+                    + " java.util.concurrent.ConcurrentHashMap)"),
+        config.unused(loaded).toString());
   }
 
   @Test
@@ -125,7 +187,7 @@ class ConfigLimitsTest {
     ClassLoader a = new ClassLoader(null) {};
     assertTrue(config.noteSupertypes("q/Foo", new String[] {"java/lang/Object", "q/Svc"}, a));
     config.match("q.Foo", "get", Collections.<String>emptyList(), a).matched = true;
-    assertTrue(config.unused().isEmpty());
+    assertTrue(config.unused(null).isEmpty());
     ConfigFile again =
         ConfigFile.parse(
             "test.yaml",
@@ -139,7 +201,8 @@ class ConfigLimitsTest {
         reload.changes);
     assertFalse(reload.patternsChanged, "no class is woven again");
     assertTrue(
-        reload.next.unused().isEmpty(), "its pattern matched, as before: " + reload.next.unused());
+        reload.next.unused(null).isEmpty(),
+        "its pattern matched, as before: " + reload.next.unused(null));
     assertTrue(reload.next.mayMatchType("q.Foo", a), "the Type+ families are kept");
   }
 
