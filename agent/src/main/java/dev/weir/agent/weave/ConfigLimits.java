@@ -532,10 +532,12 @@ final class ConfigLimits {
    * @param root the pattern's type, internal name
    * @param ancestor the ancestor, internal name
    * @param subtype the subtype that inherits, binary name
-   * @return true if the ancestor was not recorded for this type before (its loaded class, if any,
-   *     must be woven again: {@link #takePendingAncestors})
+   * @param mayBeLoaded whether the ancestor may be loaded already: then, if it was not recorded for
+   *     this type before, its loaded class is to be woven again ({@link #takePendingAncestors});
+   *     one not loaded yet is woven as it loads
+   * @return true if the ancestor was not recorded for this type before
    */
-  boolean inheritFrom(String root, String ancestor, String subtype) {
+  boolean inheritFrom(String root, String ancestor, String subtype, boolean mayBeLoaded) {
     ConcurrentHashMap<String, Set<String>> roots = inheritedFrom.get(ancestor);
     if (roots == null) {
       ConcurrentHashMap<String, Set<String>> made = new ConcurrentHashMap<String, Set<String>>();
@@ -555,7 +557,7 @@ final class ConfigLimits {
       }
     }
     heirs.add(subtype);
-    if (fresh) {
+    if (fresh && mayBeLoaded) {
       pendingAncestors.add(ancestor);
     }
     return fresh;

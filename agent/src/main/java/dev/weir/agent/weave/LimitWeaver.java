@@ -86,6 +86,13 @@ final class LimitWeaver {
     this.config = config;
   }
 
+  /** Whether an ancestor may be loaded already: then a subtype gains an override of its own. */
+  private volatile LoadedNames loadedNames = LoadedNames.UNKNOWN;
+
+  void setLoadedNames(LoadedNames names) {
+    loadedNames = names;
+  }
+
   void setConfig(ConfigLimits next) {
     config = next;
   }
@@ -392,18 +399,22 @@ final class LimitWeaver {
           entry.refuse(origin, refused);
           continue;
         }
+        // an ancestor that loads after this class is woven as it loads, for the type's instances
+        // (this class's shape stays as written); one loaded already cannot be woven from here, so
+        // this class gains an override, where it can
         if (!inherited.fromInterface
             && !method.is(Opcodes.ACC_FINAL)
             && (method.is(Opcodes.ACC_PUBLIC) || method.is(Opcodes.ACC_PROTECTED))
             && !method.carriesLimit()
-            && placement.canAdd(key)) {
+            && placement.canAdd(key)
+            && (placement.overriddenAtLoad.containsKey(key)
+                || loadedNames.mayBeLoaded(loader, from.internalName))) {
           MethodModel override =
               new MethodModel(
                   method.access
                       & (Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED | Opcodes.ACC_VARARGS),
                   method.name,
                   method.descriptor);
-          override.signature = method.signature;
           override.exceptions = method.exceptions;
           Binding binding = configBinding(entry, override, origin, loader);
           plan.overrides.put(key, new AddedOverride(override, prologue(type, override, binding)));
@@ -412,12 +423,17 @@ final class LimitWeaver {
             AgentLog.debug("limiting " + origin + " as " + source(entry) + ", by an override");
           }
         } else {
-          config.inheritFrom(root, from.internalName, type.name);
+          config.inheritFrom(
+              root,
+              from.internalName,
+              type.name,
+              loadedNames.mayBeLoaded(loader, from.internalName));
         }
       }
       for (String unreadable : ancestry.unreadable()) {
         // what it supplies is unknown: its methods are limited in place when it is woven
-        config.inheritFrom(root, unreadable, type.name);
+        config.inheritFrom(
+            root, unreadable, type.name, loadedNames.mayBeLoaded(loader, unreadable));
       }
     }
   }

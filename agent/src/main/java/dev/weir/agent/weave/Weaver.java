@@ -94,6 +94,15 @@ final class Weaver {
   }
 
   /**
+   * Tells the weaver which classes may be loaded already (the JVM's instrumentation knows).
+   *
+   * @param names the answer
+   */
+  void setLoadedNames(LoadedNames names) {
+    limits.setLoadedNames(names);
+  }
+
+  /**
    * Replaces the config file's limits (a reload).
    *
    * @param config the new limits

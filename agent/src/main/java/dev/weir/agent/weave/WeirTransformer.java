@@ -147,6 +147,41 @@ final class WeirTransformer implements ClassFileTransformer {
     return inst == null ? null : inst.getAllLoadedClasses();
   }
 
+  /** In tests without instrumentation: which classes are loaded; null to ask the JVM. */
+  private volatile LoadedNames loadedNames;
+
+  /**
+   * Tells the weaver, before it is built, which classes are loaded (tests without the JVM's
+   * instrumentation).
+   *
+   * @param names the answer
+   */
+  void loadedNames(LoadedNames names) {
+    loadedNames = names;
+  }
+
+  /**
+   * Whether the class of this name is loaded as {@code loader} or one of its parents resolves it
+   * (they are its initiating loaders); true when it cannot be told (no instrumentation).
+   */
+  private boolean isInitiated(ClassLoader loader, String internalName) {
+    Instrumentation inst = instrumentation;
+    if (inst == null) {
+      return true;
+    }
+    String name = internalName.replace('/', '.');
+    for (ClassLoader l = loader; ; l = l.getParent()) {
+      for (Class<?> c : inst.getInitiatedClasses(l)) {
+        if (c.getName().equals(name)) {
+          return true;
+        }
+      }
+      if (l == null) {
+        return false;
+      }
+    }
+  }
+
   /** Whether a thread of Weir's is weaving ancestors again ({@link #weaveAncestorsLater}). */
   private final AtomicBoolean ancestorsScheduled = new AtomicBoolean();
 
@@ -692,6 +727,15 @@ final class WeirTransformer implements ClassFileTransformer {
         if (w == null) {
           w = weaverFactory.call();
           w.setConfig(config);
+          w.setLoadedNames(
+              loadedNames != null
+                  ? loadedNames
+                  : new LoadedNames() {
+                    @Override
+                    public boolean mayBeLoaded(ClassLoader loader, String internalName) {
+                      return isInitiated(loader, internalName);
+                    }
+                  });
           weaver = w;
           if (nativePrefix) {
             w.nativePrefixSet();

@@ -52,6 +52,8 @@ class InheritedImplementationsTest {
     final ConfigLimits limits = config;
     transformer = new WeirTransformer(() -> new Weaver(clock, limits), limits, null);
     loader = new Loader(transformer);
+    final Loader classes = loader;
+    transformer.loadedNames((l, name) -> classes.isLoaded(name.replace('/', '.')));
   }
 
   @AfterEach
@@ -88,11 +90,28 @@ class InheritedImplementationsTest {
   }
 
   @Test
+  void aSubtypeLoadedBeforeItsAncestorKeepsItsShapeAndTheAncestorIsWovenForIt() throws Exception {
+    Class<?> inheriting = loader.loadClass(PKG + "Inheriting");
+    assertThrows(
+        NoSuchMethodException.class,
+        () -> inheriting.getDeclaredMethod("write", int.class),
+        "Base loaded after it: Base's own write is limited, for sinks");
+    Object sink = inheriting.getConstructor().newInstance();
+    Method write = loader.loadClass(PKG + "Base").getMethod("write", int.class);
+    for (int i = 0; i < 3; i++) {
+      write.invoke(sink, i);
+    }
+    limitedBy(() -> write.invoke(sink, 9));
+  }
+
+  @Test
   void aSiblingThatLoadedTheAncestorFirstLeavesNoGap() throws Exception {
     // NotASink loads Base before any sink exists: Base's write is not woven; the sink that loads
     // later gains an override of its own, so its first call is limited already
     Object other = loader.loadClass(PKG + "NotASink").getConstructor().newInstance();
-    Object sink = loader.loadClass(PKG + "Inheriting").getConstructor().newInstance();
+    Class<?> inheriting = loader.loadClass(PKG + "Inheriting");
+    assertEquals(inheriting, inheriting.getDeclaredMethod("write", int.class).getDeclaringClass());
+    Object sink = inheriting.getConstructor().newInstance();
     Method write = loader.loadClass(PKG + "Base").getMethod("write", int.class);
     for (int i = 0; i < 3; i++) {
       write.invoke(sink, i);
@@ -163,6 +182,10 @@ class InheritedImplementationsTest {
     Loader(WeirTransformer transformer) {
       super(InheritedImplementationsTest.class.getClassLoader());
       this.transformer = transformer;
+    }
+
+    boolean isLoaded(String name) {
+      return findLoadedClass(name) != null;
     }
 
     @Override
