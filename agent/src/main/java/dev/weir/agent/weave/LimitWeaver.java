@@ -196,7 +196,9 @@ final class LimitWeaver {
       if (cannotWrap != null) {
         plan.failClosed(method.key(), origin, cannotWrap);
       }
-      weave(plan, type, method, origin, bind(type, method, origin, defaultName, loader));
+      Binding binding =
+          weave(plan, type, method, origin, bind(type, method, origin, defaultName, loader));
+      plan.covers(method.key(), binding.id, origin);
     }
     if (!type.isInterface()) {
       List<ConfigLimits.Entry> families = config.familiesOf(type.name, loader);
@@ -454,7 +456,8 @@ final class LimitWeaver {
     return plan;
   }
 
-  private void weave(
+  /** Plans the method's prologue; returns the binding it got (a refused one on a conflict). */
+  private Binding weave(
       Plan plan, ClassModel type, MethodModel method, String origin, Binding binding) {
     if (binding.id >= 0
         && !binding.outermostOnly // config patterns may mix methods with and without the key
@@ -468,6 +471,7 @@ final class LimitWeaver {
     if (method.is(Opcodes.ACC_NATIVE) && !plan.failClosed.containsKey(method.key())) {
       plan.moved.add(method.key()); // renamed with the native method prefix, behind a wrapper
     }
+    return binding;
   }
 
   private static LimitPrologue prologue(ClassModel type, MethodModel method, Binding binding) {

@@ -69,6 +69,18 @@ class WeirTransformerTest {
   }
 
   @Test
+  void methodsListsTheAnnotatedMethodsOfALimiter() throws Exception {
+    woven.getMethod("limited").invoke(null);
+    java.util.List<Integer> ids = LimiterRegistry.idsNamed(FIXTURE + "#limited");
+    assertFalse(ids.isEmpty());
+    java.util.List<String> methods =
+        transformer.coverage().methodsOf(LimiterRegistry.limiter(ids.get(ids.size() - 1)));
+    assertEquals(1, methods.size(), methods.toString());
+    assertTrue(
+        methods.get(0).startsWith(FIXTURE + "#limited()@WeavingLoader-"), methods.toString());
+  }
+
+  @Test
   @SuppressWarnings("unchecked")
   void callsThroughABridgeMethodCostExactlyOnce() throws Exception {
     Supplier<String> supplier = (Supplier<String>) woven.getConstructor().newInstance();
