@@ -64,7 +64,9 @@ class AgentOptionsIT {
             "[weir] ERROR unknown agent argument 'enable' (known: config, log, enabled, maxKeys,"
                 + " watch, prometheus, summary, drainOnExit), was enable=false"),
         r.err);
-    assertTrue(r.err.contains("[weir] ERROR log must be info, debug or off, was 'loud'"), r.err);
+    assertTrue(
+        r.err.contains("[weir] ERROR agent argument log must be info, debug or off, was 'loud'"),
+        r.err);
     assertEquals(20, r.longValue("admitted"), "still limits: a typo never disables a limit");
   }
 }
