@@ -18,10 +18,11 @@ public final class WeirAgent {
   private WeirAgent() {}
 
   /**
-   * Starts the agent before {@code main}: {@code java -javaagent:weir-agent.jar[=ARGS] ...}.
+   * Starts the agent before {@code main}: {@code java -javaagent:weir-agent.jar[=ARGS] ...}. An
+   * unknown or invalid argument, or an invalid config file, stops the JVM here with exit code 1.
    *
-   * @param args {@code key=value} pairs separated by {@code ,}: {@code config}, {@code log}, {@code
-   *     enabled}
+   * @param args {@code key=value} pairs separated by {@code ,}, as {@code
+   *     dev.weir.agent.config.AgentArgs} reads them
    * @param instrumentation the JVM's instrumentation
    */
   public static void premain(String args, Instrumentation instrumentation) {
@@ -30,7 +31,7 @@ public final class WeirAgent {
 
   /**
    * Starts the agent in a running JVM ({@code jcmd PID JVMTI.agent_load weir-agent.jar ARGS}) and
-   * weaves the classes already loaded.
+   * weaves the classes already loaded. An unknown or invalid argument refuses the attach whole.
    *
    * @param args as for {@link #premain(String, Instrumentation)}
    * @param instrumentation the JVM's instrumentation

@@ -1,8 +1,10 @@
 package dev.weir.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weir.it.ForkedJvm.Result;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -32,11 +34,84 @@ class AttachIT {
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void anAttachWhoseArgumentsCannotBeReadDoesNothing(String jdk) throws Exception {
-    List<String> lines = attach(jdk, List.of(), "enabled");
+    List<String> lines = attach(jdk, List.of(), "log=info,enabled");
     assertTrue(lines.contains("after=21"), "nothing woven: " + lines);
-    assertTrue(
-        lines.stream().anyMatch(l -> l.contains("the attach does nothing: its arguments")),
-        lines::toString);
+    assertEquals(
+        List.of(
+            "[weir] ERROR agent argument 'enabled' must be key=value (jcmd drops '=value' unless"
+                + " the options are quoted: JVMTI.agent_load weir-agent.jar"
+                + " '\"key=value,key=value\"')",
+            "[weir] ERROR agent arguments: 1 error(s); the attach does nothing"),
+        weirLines(lines));
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aBadWeirPropertyOfTheTargetRefusesTheAttach(String jdk) throws Exception {
+    List<String> lines = attach(jdk, List.of("-Dweir.maxKeys=abc"), "log=info");
+    assertTrue(lines.contains("after=21"), "nothing woven: " + lines);
+    assertEquals(
+        List.of(
+            "[weir] ERROR -Dweir.maxKeys must be a whole number from 1 to 2147483647, was 'abc'",
+            "[weir] ERROR agent arguments: 1 error(s); the attach does nothing"),
+        weirLines(lines));
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aFirstAttachWithABadArgumentIsRefusedWholeAndTheCommandSaysWhy(String jdk) throws Exception {
+    Path config = ForkedJvm.configFile(ReloadIT.V1);
+    try (LiveJvm app = new LiveJvm(jdk, List.of("-XX:+EnableDynamicAgentLoading"))) {
+      Result bad =
+          app.weir("attach", app.pid, "config=" + config + ",log=off,maxKeys=-1").assertExit(1);
+      assertEquals(
+          List.of(
+              "[weir] ERROR agent argument maxKeys must be a whole number from 1 to 2147483647,"
+                  + " was '-1'",
+              "[weir] ERROR agent arguments: 1 error(s); the attach does nothing"),
+          weirLines(List.of(bad.err.split("\\R"))),
+          bad::toString);
+      assertEquals("", bad.out, bad::toString);
+      assertArrayEquals(new int[] {5, 0, 0}, app.call("save", 5), "its config limit is not set");
+      assertArrayEquals(new int[] {12, 0, 0}, app.call("orders", 12), "nothing woven");
+      Result noWeir = app.weir("status", app.pid).assertExit(1);
+      assertTrue(noWeir.err.contains("runs no Weir agent"), noWeir::toString);
+
+      Result good = app.weir("attach", app.pid, "config=" + config).assertExit(0);
+      assertTrue(good.out.contains(" started: 2 limits from " + config), good::toString);
+      assertArrayEquals(new int[] {3, 1, 0}, app.call("save", 4), "a later attach still starts");
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aSecondAttachWithABadArgumentChangesNothing(String jdk) throws Exception {
+    Path first = ForkedJvm.configFile(ReloadIT.V1);
+    Path second = ForkedJvm.configFile(ReloadIT.V2);
+    try (LiveJvm app =
+        LiveJvm.withAgent(jdk, "config=" + first, "-XX:+EnableDynamicAgentLoading")) {
+      Result bad =
+          app.weir("attach", app.pid, "config=" + second + ",watch=true,summary=abc").assertExit(1);
+      assertEquals(
+          List.of(
+              "[weir] ERROR agent argument summary must be a whole number from 1 to 2147483647,"
+                  + " was 'abc'",
+              "[weir] ERROR agent arguments: 1 error(s); the attach changes nothing"),
+          weirLines(List.of(bad.err.split("\\R"))),
+          bad::toString);
+      assertEquals("", bad.out, bad::toString);
+      String agent = app.send("agent");
+      assertTrue(
+          agent.contains("succeeded=0 failed=0 file=" + first + " "),
+          "no reload tried, the config file stays: " + agent);
+      assertArrayEquals(new int[] {3, 1, 0}, app.call("save", 4), "the first file's capacity 3");
+      assertArrayEquals(new int[] {3, 0, 0}, app.call("load", 3), "the second file's limit: none");
+    }
+  }
+
+  /** The lines Weir printed. */
+  private static List<String> weirLines(List<String> lines) {
+    return lines.stream().filter(l -> l.startsWith("[weir]")).toList();
   }
 
   @ParameterizedTest

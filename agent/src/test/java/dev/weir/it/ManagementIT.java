@@ -189,7 +189,8 @@ class ManagementIT {
 
       Result bad = app.weir("attach", app.pid, "log=loud").assertExit(1);
       assertTrue(
-          bad.err.contains("[weir] ERROR log must be info, debug or off, was 'loud'"),
+          bad.err.contains(
+              "[weir] ERROR agent argument log must be info, debug or off, was 'loud'"),
           bad.toString());
       assertTrue(bad.err.contains("the attach does nothing"), bad.toString());
 

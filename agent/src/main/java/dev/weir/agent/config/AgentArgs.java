@@ -31,8 +31,12 @@ import java.util.Set;
  *       calls waiting in Weir.
  * </ul>
  *
- * <p>An unknown key or a bad value is an {@link #errors() error}, reported by the agent; it never
- * silently changes what is limited. Immutable.
+ * <p>An unknown key, a pair without {@code =}, or a bad value (of an agent argument, or of a {@code
+ * -Dweir.KEY} property for one of these keys) is an {@link #errors() error}: the agent stops the
+ * JVM at start-up, or refuses an attach whole, so a typo never silently decides what is limited.
+ * Blank pairs ({@code config=x,,log=debug}, a trailing comma) name nothing and are skipped. A key
+ * given twice takes its last value. Other {@code weir.*} properties are not the agent's to judge.
+ * Immutable.
  */
 public final class AgentArgs {
   /** The keys the agent reads, in the order its messages list them. */
@@ -63,11 +67,11 @@ public final class AgentArgs {
   private AgentArgs(Map<String, String> values, Set<String> given, List<String> syntaxErrors) {
     this.given = Collections.unmodifiableSet(given);
     errors.addAll(syntaxErrors);
-    this.configPath = values.get("config");
+    this.configPath = configPath(values.get("config"));
     this.logLevel = logLevel(values.get("log"));
-    this.enabled = flag("enabled", values.get("enabled"), true, "; the agent stays enabled");
+    this.enabled = flag("enabled", values.get("enabled"), true);
     this.maxKeys = maxKeys(values.get("maxKeys"));
-    this.watch = flag("watch", values.get("watch"), false, "; the file is not watched");
+    this.watch = flag("watch", values.get("watch"), false);
     String prometheus = values.get("prometheus");
     String host = null;
     int port = -1;
@@ -81,9 +85,10 @@ public final class AgentArgs {
       port = (int) whole(portText, 0, 65_535);
       if (port < 0 || host != null && host.isEmpty()) {
         errors.add(
-            "prometheus must be [HOST:]PORT with a port from 0 to 65535, was '"
+            name("prometheus")
+                + " must be [HOST:]PORT with a port from 0 to 65535, was '"
                 + prometheus
-                + "'; no metrics are served");
+                + "'");
         port = -1;
         host = null;
       }
@@ -113,6 +118,9 @@ public final class AgentArgs {
     List<String> errors = new ArrayList<String>();
     if (args != null && !args.trim().isEmpty()) {
       for (String pair : args.split(",")) {
+        if (pair.trim().isEmpty()) {
+          continue; // config=x,,log=debug: a blank pair names nothing, so it decides nothing
+        }
         int eq = pair.indexOf('=');
         String key = (eq < 0 ? pair : pair.substring(0, eq)).trim();
         String value = eq < 0 ? null : pair.substring(eq + 1).trim();
@@ -139,6 +147,19 @@ public final class AgentArgs {
     return new AgentArgs(values, given, errors);
   }
 
+  /** How the user wrote {@code key}: as an agent argument, or as its system property. */
+  private String name(String key) {
+    return given.contains(key) ? "agent argument " + key : "-Dweir." + key;
+  }
+
+  private String configPath(String path) {
+    if (path != null && path.trim().isEmpty()) {
+      errors.add(name("config") + " must be the path of a config file, was '" + path + "'");
+      return null;
+    }
+    return path;
+  }
+
   private int logLevel(String log) {
     if (log == null || log.equalsIgnoreCase("info")) {
       return AgentLog.INFO;
@@ -149,11 +170,11 @@ public final class AgentArgs {
     if (log.equalsIgnoreCase("off")) {
       return AgentLog.OFF;
     }
-    errors.add("log must be info, debug or off, was '" + log + "'");
+    errors.add(name("log") + " must be info, debug or off, was '" + log + "'");
     return AgentLog.INFO;
   }
 
-  private boolean flag(String key, String text, boolean fallback, String consequence) {
+  private boolean flag(String key, String text, boolean fallback) {
     if (text == null) {
       return fallback;
     }
@@ -164,8 +185,7 @@ public final class AgentArgs {
     if (value.equals("true") || value.equals("yes") || value.equals("on")) {
       return true;
     }
-    errors.add(
-        key + " must be true or false (or yes/no, on/off), was '" + text + "'" + consequence);
+    errors.add(name(key) + " must be true or false (or yes/no, on/off), was '" + text + "'");
     return fallback;
   }
 
@@ -176,13 +196,12 @@ public final class AgentArgs {
     long keys = whole(text, 1, Integer.MAX_VALUE);
     if (keys < 1) {
       errors.add(
-          "maxKeys must be a whole number from 1 to "
+          name("maxKeys")
+              + " must be a whole number from 1 to "
               + Integer.MAX_VALUE
               + ", was '"
               + text
-              + "'; the default "
-              + BucketLimiter.DEFAULT_MAX_KEYS
-              + " applies");
+              + "'");
       return BucketLimiter.DEFAULT_MAX_KEYS;
     }
     return (int) keys;
@@ -195,8 +214,7 @@ public final class AgentArgs {
     }
     long value = whole(text, 1, max);
     if (value < 1) {
-      errors.add(
-          key + " must be a whole number from 1 to " + max + ", was '" + text + "'; it is off");
+      errors.add(name(key) + " must be a whole number from 1 to " + max + ", was '" + text + "'");
       return 0;
     }
     return value;
@@ -304,9 +322,12 @@ public final class AgentArgs {
   }
 
   /**
-   * Problems with the arguments, each naming the argument and the value.
+   * Problems with the arguments, each naming the argument (as the user wrote it: {@code agent
+   * argument maxKeys} or {@code -Dweir.maxKeys}), the value and the rule; an unknown key's also
+   * lists the known ones. Any error means the arguments must not be acted on.
    *
-   * @return the errors, empty if none
+   * @return the errors: unknown keys and pairs without {@code =} in the order given, then bad
+   *     values in the order of the keys above; empty if none
    */
   public List<String> errors() {
     return Collections.unmodifiableList(errors);

@@ -77,7 +77,8 @@ public final class AgentStart {
   /**
    * A later attach to a JVM that runs Weir: with {@code config=}, reloads that file (it becomes the
    * config file) and takes the attach's {@code log}, {@code summary} and {@code watch}; without,
-   * says so and changes nothing. Arguments that cannot change in a running JVM are reported.
+   * says so and changes nothing. Arguments that cannot change in a running JVM are reported; any
+   * error in the arguments refuses the attach whole, and nothing changes.
    *
    * @param args the attach's argument string
    */
@@ -92,11 +93,12 @@ public final class AgentStart {
 
   private static void againOwn(String args) {
     AgentArgs given = AgentArgs.parse(args, new Properties());
-    for (String error : given.errors()) {
-      AgentLog.error(error);
-    }
-    if (!given.errors().isEmpty()) {
-      AgentLog.error("the attach changes nothing: its arguments could not be read");
+    if (!given.errors().isEmpty()) { // refused whole: not even the valid arguments apply
+      for (String error : given.errors()) {
+        AgentLog.error(error);
+      }
+      AgentLog.error(
+          "agent arguments: " + given.errors().size() + " error(s); the attach changes nothing");
       return;
     }
     if (!given.given().contains("config")) {

@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * Starts the agent inside its own class loader: reads the arguments, honours the kill switch, and
- * installs the {@link WeirTransformer}. The weaver (and the ASM it writes with) is not loaded here;
- * the transformer loads it when the first class that mentions a limit appears.
+ * Starts the agent inside its own class loader: reads the arguments (any error stops the JVM at
+ * start-up, or refuses the attach), honours the kill switch, and installs the {@link
+ * WeirTransformer}. The weaver (and the ASM it writes with) is not loaded here; the transformer
+ * loads it when the first class that mentions a limit appears.
  */
 public final class WeirInstaller {
   private WeirInstaller() {}
@@ -43,15 +44,12 @@ public final class WeirInstaller {
   private static Weaving installOwn(
       String args, Instrumentation instrumentation, boolean premain, String version) {
     AgentArgs arguments = AgentArgs.parse(args, System.getProperties());
-    AgentLog.setLevel(arguments.logLevel());
-    BucketLimiter.setMaxKeys(arguments.maxKeys());
-    for (String error : arguments.errors()) {
-      AgentLog.error(error);
-    }
-    if (!premain && !arguments.errors().isEmpty()) {
-      AgentLog.error("the attach does nothing: its arguments could not be read");
+    if (!arguments.errors().isEmpty()) {
+      refuse(arguments.errors(), premain); // before anything is set: an attach leaves all as it was
       return null;
     }
+    AgentLog.setLevel(arguments.logLevel());
+    BucketLimiter.setMaxKeys(arguments.maxKeys());
     if (!arguments.enabled()) {
       AgentLog.info("weir " + version + " is disabled (enabled=false): nothing is woven");
       return null;
@@ -143,5 +141,27 @@ public final class WeirInstaller {
             + retransformed);
     return new Weaving(
         instrumentation, transformer, clock, arguments, version, arguments.configPath() != null);
+  }
+
+  /**
+   * Arguments with errors decide nothing, {@code enabled=false} included: at start-up they stop the
+   * JVM before {@code main}, as a bad config file does (whatever the log level); an attach does
+   * nothing.
+   */
+  private static void refuse(List<String> errors, boolean premain) {
+    if (premain) {
+      for (String error : errors) {
+        AgentLog.fatal(error);
+      }
+      AgentLog.fatal(
+          "agent arguments: "
+              + errors.size()
+              + " error(s); stopping the JVM before main (exit code 1)");
+      System.exit(1);
+    }
+    for (String error : errors) {
+      AgentLog.error(error);
+    }
+    AgentLog.error("agent arguments: " + errors.size() + " error(s); the attach does nothing");
   }
 }

@@ -60,11 +60,9 @@ class AgentArgsTest {
                 + " prometheus, summary, drainOnExit), was colour=blue",
             "agent argument 'novalue' must be key=value (jcmd drops '=value' unless the options"
                 + " are quoted: JVMTI.agent_load weir-agent.jar '\"key=value,key=value\"')",
-            "log must be info, debug or off, was 'loud'",
-            "enabled must be true or false (or yes/no, on/off), was 'maybe'; the agent stays"
-                + " enabled"),
+            "agent argument log must be info, debug or off, was 'loud'",
+            "agent argument enabled must be true or false (or yes/no, on/off), was 'maybe'"),
         args.errors());
-    assertTrue(args.enabled(), "a bad value never turns limits off");
   }
 
   @Test
@@ -77,9 +75,7 @@ class AgentArgsTest {
     AgentArgs bad = AgentArgs.parse("maxKeys=0", new Properties());
     assertEquals(BucketLimiter.DEFAULT_MAX_KEYS, bad.maxKeys());
     assertEquals(
-        List.of(
-            "maxKeys must be a whole number from 1 to 2147483647, was '0'; the default 100000"
-                + " applies"),
+        List.of("agent argument maxKeys must be a whole number from 1 to 2147483647, was '0'"),
         bad.errors());
   }
 
@@ -122,14 +118,124 @@ class AgentArgsTest {
             "watch=often,prometheus=host:99999,summary=-1,drainOnExit=soon", new Properties());
     assertEquals(
         List.of(
-            "watch must be true or false (or yes/no, on/off), was 'often'; the file is not watched",
-            "prometheus must be [HOST:]PORT with a port from 0 to 65535, was 'host:99999'; no"
-                + " metrics are served",
-            "summary must be a whole number from 1 to 2147483647, was '-1'; it is off",
-            "drainOnExit must be a whole number from 1 to 9223372036854775807, was 'soon'; it is"
-                + " off"),
+            "agent argument watch must be true or false (or yes/no, on/off), was 'often'",
+            "agent argument prometheus must be [HOST:]PORT with a port from 0 to 65535, was"
+                + " 'host:99999'",
+            "agent argument summary must be a whole number from 1 to 2147483647, was '-1'",
+            "agent argument drainOnExit must be a whole number from 1 to 9223372036854775807,"
+                + " was 'soon'"),
         args.errors());
     assertFalse(args.watch());
     assertEquals(-1, args.prometheusPort());
+  }
+
+  /** One bad value for each key, each line naming the argument, the value and the rule. */
+  @Test
+  void everyKeyRefusesABadValueByName() {
+    String[][] cases = {
+      {"config=", "agent argument config must be the path of a config file, was ''"},
+      {"log=verbose", "agent argument log must be info, debug or off, was 'verbose'"},
+      {"enabled=0", "agent argument enabled must be true or false (or yes/no, on/off), was '0'"},
+      {
+        "maxKeys=-1", "agent argument maxKeys must be a whole number from 1 to 2147483647, was '-1'"
+      },
+      {
+        "maxKeys=2147483648",
+        "agent argument maxKeys must be a whole number from 1 to 2147483647," + " was '2147483648'"
+      },
+      {
+        "watch=sometimes",
+        "agent argument watch must be true or false (or yes/no, on/off), was" + " 'sometimes'"
+      },
+      {
+        "prometheus=:9464",
+        "agent argument prometheus must be [HOST:]PORT with a port from 0 to"
+            + " 65535, was ':9464'"
+      },
+      {
+        "prometheus=localhost",
+        "agent argument prometheus must be [HOST:]PORT with a port from 0"
+            + " to 65535, was 'localhost'"
+      },
+      {"summary=0", "agent argument summary must be a whole number from 1 to 2147483647, was '0'"},
+      {
+        "drainOnExit=1.5",
+        "agent argument drainOnExit must be a whole number from 1 to"
+            + " 9223372036854775807, was '1.5'"
+      },
+    };
+    for (String[] c : cases) {
+      assertEquals(List.of(c[1]), AgentArgs.parse(c[0], new Properties()).errors(), c[0]);
+    }
+  }
+
+  @Test
+  void keysAreSpelledExactly() {
+    assertEquals(
+        List.of(
+            "unknown agent argument 'confg' (known: config, log, enabled, maxKeys, watch,"
+                + " prometheus, summary, drainOnExit), was confg=weir.yaml",
+            "unknown agent argument 'maxkeys' (known: config, log, enabled, maxKeys, watch,"
+                + " prometheus, summary, drainOnExit), was maxkeys=5"),
+        AgentArgs.parse("confg=weir.yaml,maxkeys=5", new Properties()).errors());
+  }
+
+  @Test
+  void theKillSwitchBesideABadArgumentIsStillAnError() {
+    AgentArgs args = AgentArgs.parse("enabled=false,maxKeys=-1", new Properties());
+    assertEquals(
+        List.of("agent argument maxKeys must be a whole number from 1 to 2147483647, was '-1'"),
+        args.errors());
+  }
+
+  @Test
+  void blankPairsNameNothingAndAreSkipped() {
+    AgentArgs args = AgentArgs.parse(",config=x,, ,log=debug,", new Properties());
+    assertEquals(List.of(), args.errors());
+    assertEquals("x", args.configPath());
+    assertEquals(AgentLog.DEBUG, args.logLevel());
+    assertEquals(List.of("config", "log"), List.copyOf(args.given()));
+    assertEquals(List.of(), AgentArgs.parse(" , ", new Properties()).errors());
+  }
+
+  @Test
+  void aKnownKeyWithoutAValueIsAnError() {
+    AgentArgs args = AgentArgs.parse("enabled", new Properties());
+    assertEquals(
+        List.of(
+            "agent argument 'enabled' must be key=value (jcmd drops '=value' unless the options"
+                + " are quoted: JVMTI.agent_load weir-agent.jar '\"key=value,key=value\"')"),
+        args.errors());
+  }
+
+  @Test
+  void aBadSystemPropertyOfAnAgentKeyIsAnErrorNamingTheProperty() {
+    Properties system = new Properties();
+    system.setProperty("weir.maxKeys", "abc");
+    system.setProperty("weir.enabled", "false");
+    system.setProperty("weir.config", "");
+    assertEquals(
+        List.of(
+            "-Dweir.config must be the path of a config file, was ''",
+            "-Dweir.maxKeys must be a whole number from 1 to 2147483647, was 'abc'"),
+        AgentArgs.parse(null, system).errors());
+  }
+
+  @Test
+  void otherWeirPropertiesAreNotJudged() {
+    Properties system = new Properties();
+    system.setProperty("weir.confg", "typo.yaml");
+    system.setProperty("weir.attach.report", "anything");
+    system.setProperty("weir.it.jdks", "/usr/lib/jvm/x");
+    assertEquals(List.of(), AgentArgs.parse(null, system).errors());
+  }
+
+  @Test
+  void anAgentArgumentWinsOverABadPropertyWhichIsThenNotRead() {
+    Properties system = new Properties();
+    system.setProperty("weir.maxKeys", "abc");
+    AgentArgs args = AgentArgs.parse("maxKeys=5", system);
+    assertEquals(List.of(), args.errors());
+    assertEquals(5, args.maxKeys());
   }
 }
