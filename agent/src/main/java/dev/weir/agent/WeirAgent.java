@@ -6,11 +6,12 @@ import java.util.jar.JarFile;
 
 /**
  * The agent's entry point ({@code Premain-Class} and {@code Agent-Class}), loaded by the system
- * class loader. It does as little as possible and never throws: it appends its own jar to the
- * bootstrap class path, so that the Weir API and the bridge that woven code calls are visible from
- * every class loader, then hands over to {@code dev.weir.agent.bootstrap.AgentInitializer}. Nothing
- * here touches logging, JMX or the application's classes. This class holds no state and is not
- * referenced again.
+ * class loader. It does as little as possible and never throws (a start that fails before {@code
+ * main} stops the JVM with exit code 1, rather than let it run unlimited): it appends its own jar
+ * to the bootstrap class path, so that the Weir API and the bridge that woven code calls are
+ * visible from every class loader, then hands over to {@code
+ * dev.weir.agent.bootstrap.AgentInitializer}. Nothing here touches logging, JMX or the
+ * application's classes. This class holds no state and is not referenced again.
  */
 public final class WeirAgent {
   private static final String INITIALIZER = "dev.weir.agent.bootstrap.AgentInitializer";
@@ -56,6 +57,14 @@ public final class WeirAgent {
           .invoke(null, args, instrumentation, jar, premain);
     } catch (Throwable t) {
       Throwable cause = t.getCause() != null ? t.getCause() : t;
+      if (premain) {
+        // never a JVM that runs with its limits off, as a bad config file or argument stops it
+        System.err.println(
+            "[weir] ERROR the agent could not start ("
+                + cause
+                + "); stopping the JVM before main (exit code 1) rather than run it unlimited");
+        System.exit(1);
+      }
       System.err.println("[weir] ERROR the agent did not start; nothing is limited: " + cause);
     }
   }

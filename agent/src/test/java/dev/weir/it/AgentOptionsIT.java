@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.it.ForkedJvm.Result;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -158,6 +163,37 @@ class AgentOptionsIT {
     assertEquals(1, lines.size(), r::toString);
     assertTrue(
         lines.get(0).endsWith(" is disabled (enabled=false): nothing is woven"), r::toString);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void anAgentThatCannotStartStopsTheJvmBeforeMain(String jdk) throws Exception {
+    // a damaged jar: the boot tier's initializer is missing, so nothing could be limited
+    Path broken = Files.createTempFile("weir-broken", ".jar");
+    broken.toFile().deleteOnExit();
+    try (ZipFile in = new ZipFile(ForkedJvm.AGENT_JAR);
+        ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(broken))) {
+      for (ZipEntry e : java.util.Collections.list(in.entries())) {
+        if (e.getName().equals("dev/weir/agent/bootstrap/AgentInitializer.class")) {
+          continue;
+        }
+        out.putNextEntry(new ZipEntry(e.getName()));
+        in.getInputStream(e).transferTo(out);
+        out.closeEntry();
+      }
+    }
+    Result r = ForkedJvm.run(jdk, List.of("-javaagent:" + broken), PRINTS_FIRST).assertExit(1);
+    assertFalse(r.out.contains("main=ran"), () -> "main must not run\n" + r);
+    List<String> lines = weirLines(r.err);
+    assertEquals(1, lines.size(), r::toString);
+    assertTrue(
+        lines.get(0).startsWith("[weir] ERROR the agent could not start (")
+            && lines.get(0).contains("AgentInitializer")
+            && lines
+                .get(0)
+                .endsWith(
+                    "); stopping the JVM before main (exit code 1) rather than run it unlimited"),
+        r::toString);
   }
 
   private static final String PRINTS_FIRST = "dev.weir.it.fixtures.PrintsFirst";
