@@ -83,6 +83,24 @@ class HttpClientsIT {
     return ForkedPhases.perJdk(HttpClientsIT::run, checks, HttpClientsIT::name);
   }
 
+  /** Each phase's limiter's {@code Methods} (read from its MBean) names the client's code. */
+  static final Map<String, String> COVERED =
+      Map.of(
+          "jdk.send",
+          "jdk.internal.net.http.HttpClientFacade#send(java.net.http.HttpRequest,"
+              + "java.net.http.HttpResponse$BodyHandler)",
+          "jdk.sendAsync",
+          "jdk.internal.net.http.HttpClientImpl#sendAsync(java.net.http.HttpRequest,"
+              + "java.net.http.HttpResponse$BodyHandler)",
+          "huc.code",
+          "java.net.HttpURLConnection#getResponseCode()",
+          "apache",
+          "org.apache.hc.client5.http.impl.classic.CloseableHttpClient#execute("
+              + "org.apache.hc.core5.http.ClassicHttpRequest,"
+              + "org.apache.hc.core5.http.io.HttpClientResponseHandler)",
+          "okhttp",
+          "okhttp3.internal.connection.RealCall#execute()");
+
   private static Result run(String jdk) {
     List<String> config = new ArrayList<>(List.of("limits:"));
     PATTERNS.forEach(
@@ -123,6 +141,10 @@ class HttpClientsIT {
     assertEquals("", r.values.getOrDefault(phase + ".error", ""), "the phase failed");
     assertEquals(0, r.longValue(phase + ".limited"), "no call refused");
     assertEquals(CALLS, r.longValue(phase + ".ok"), "every call answered");
+    List<String> methods = List.of(r.value(phase + ".methods").split(" \\| "));
+    assertTrue(
+        methods.contains(COVERED.get(phase)),
+        "Methods lacks " + COVERED.get(phase) + ": " + methods);
     long nanos = r.longValue(phase + ".nanos");
     long granted = r.longValue(phase + ".granted");
     long arrived = r.longValue(phase + ".arrived");

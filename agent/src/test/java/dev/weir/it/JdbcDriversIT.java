@@ -60,6 +60,19 @@ class JdbcDriversIT {
         checks.put(driver + "." + access + ".prep", JdbcDriversIT::limited);
       }
     }
+    checks.put(
+        "methods",
+        (r, phase) ->
+            covers(
+                r,
+                "org.sqlite.jdbc4.JDBC4Statement#executeUpdate(java.lang.String) (inherited from"
+                    + " org.sqlite.jdbc3.JDBC3Statement)",
+                "org.sqlite.jdbc3.JDBC3PreparedStatement#executeUpdate()",
+                "org.apache.derby.impl.jdbc.EmbedStatement#executeUpdate(java.lang.String)",
+                "org.hsqldb.jdbc.JDBCStatement#executeUpdate(java.lang.String)",
+                "org.h2.jdbc.JdbcStatement#executeUpdate(java.lang.String)",
+                "com.zaxxer.hikari.pool.HikariProxyPreparedStatement#executeUpdate()",
+                "com.zaxxer.hikari.pool.HikariProxyStatement#executeUpdate(java.lang.String)"));
     return ForkedPhases.perJdk(
         jdk -> run(jdk, "java.sql.Statement+#execute*"), checks, JdbcDriversIT::name);
   }
@@ -78,6 +91,18 @@ class JdbcDriversIT {
         checks.put(driver + "." + access + ".prep", JdbcDriversIT::limited);
       }
     }
+    checks.put(
+        "methods",
+        (r, phase) ->
+            covers(
+                r,
+                "org.sqlite.jdbc4.JDBC4PreparedStatement#executeUpdate() (inherited from"
+                    + " org.sqlite.jdbc3.JDBC3PreparedStatement)",
+                "org.apache.derby.impl.jdbc.EmbedPreparedStatement#executeUpdate()",
+                "org.hsqldb.jdbc.JDBCPreparedStatement#executeUpdate()",
+                "org.h2.jdbc.JdbcPreparedStatement#executeUpdate()",
+                "com.zaxxer.hikari.pool.HikariProxyPreparedStatement#executeUpdate()",
+                "com.zaxxer.hikari.pool.ProxyPreparedStatement#executeUpdate()"));
     return ForkedPhases.perJdk(
         jdk -> run(jdk, "java.sql.PreparedStatement+#executeUpdate()"),
         checks,
@@ -126,6 +151,17 @@ class JdbcDriversIT {
     long floorNanos = (long) ((ROWS - CAPACITY) * 1e9 / RATE) - CLOCK_SLACK_NANOS;
     assertTrue(nanos >= floorNanos, pace + ": faster than capacity + rate x elapsed allows");
     assertTrue(perSecond >= RATE / 4.0, pace + ": far below the limit");
+  }
+
+  /**
+   * The limiter's {@code Methods}, as the fixture read it from its MBean at the end, lists each
+   * implementation that was charged, inherited ones named with their ancestor.
+   */
+  private static void covers(Result r, String... expected) {
+    List<String> methods = List.of(r.value("methods").split(" \\| "));
+    for (String method : expected) {
+      assertTrue(methods.contains(method), "Methods lacks " + method + ": " + methods);
+    }
   }
 
   /** A phase the pattern does not reach: every write made, none charged. */
