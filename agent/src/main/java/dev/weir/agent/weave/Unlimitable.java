@@ -74,7 +74,7 @@ final class Unlimitable {
       return "java.lang is the JVM's own machinery (classes, strings, threads), which Weir's"
           + " limiting, weaving and logging run on";
     }
-    if (binaryName.startsWith("dev.weir.")) {
+    if (isWeirs(binaryName)) {
       return "it is part of Weir";
     }
     String path = PATH_BY_METHOD.get(binaryName + "#" + methodName + descriptor);
@@ -90,6 +90,16 @@ final class Unlimitable {
           + " its own";
     }
     return "Weir's logging runs it before it can tell the call is its own";
+  }
+
+  /**
+   * Whether a class is Weir's own: the agent's ({@code dev.weir.agent} and below, the libraries it
+   * carries relocated there included) or the API's ({@code dev.weir} itself). Other packages under
+   * {@code dev.weir} (Weir's examples and tests) are applications like any other.
+   */
+  static boolean isWeirs(String binaryName) {
+    return binaryName.startsWith("dev.weir.agent.")
+        || binaryName.startsWith("dev.weir.") && binaryName.indexOf('.', "dev.weir.".length()) < 0;
   }
 
   /**
