@@ -128,12 +128,13 @@ class OwnJdkCallsIT {
     for (Map.Entry<String, Found> m : r.methods.entrySet()) {
       Found found = m.getValue();
       String line = "{\"" + m.getKey() + "\", \"" + found.path() + "\"},";
-      report.append(line).append(found.everyCall ? " // every call\n" : " // first call\n");
+      report.append(line).append('\n');
       found.callers.forEach(
           (caller, openings) ->
               report
                   .append("    by ")
                   .append(caller)
+                  .append(found.everyCall.contains(caller) ? " (every call)" : " (first call)")
                   .append("\n      in ")
                   .append(String.join("\n      in ", openings))
                   .append('\n'));

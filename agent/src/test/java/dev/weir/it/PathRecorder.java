@@ -151,7 +151,8 @@ final class PathRecorder {
     /** The method that opened it, and its caller: {@code WeirBridge#acquire(I)J from ...}. */
     final String opening;
 
-    final Set<String> found = new TreeSet<>();
+    /** What it entered, each with the Weir (or woven) method that led to it. */
+    final Map<String, Set<String>> found = new TreeMap<>();
 
     Window(String path, String opening) {
       this.path = path;
@@ -200,11 +201,11 @@ final class PathRecorder {
     final Map<String, Set<String>> callers = new TreeMap<>();
 
     /**
-     * Whether the last window of one of its openings entered it too: then it runs on every such
-     * call, not only on the first (as class initialization and the JDK's own linking do). A hint
-     * for readers, no more: the last call may be the first of its kind (the first wait, say).
+     * The callers under which the last window of an opening entered it too: there it runs on every
+     * such call, not only on the first (as class initialization and the JDK's own linking do). A
+     * hint for readers, no more: the last call may be the first of its kind (the first wait, say).
      */
-    boolean everyCall;
+    final Set<String> everyCall = new TreeSet<>();
 
     /** The path to name it by: the acquire path if it is on it (every limited call runs it). */
     String path() {
@@ -445,9 +446,7 @@ final class PathRecorder {
       // the fixture ended
     } finally {
       for (Window last : lastWindows.values()) {
-        for (String name : last.found) {
-          recording.methods.get(name).everyCall = true;
-        }
+        last.found.forEach((name, by) -> recording.methods.get(name).everyCall.addAll(by));
       }
     }
   }
@@ -568,7 +567,7 @@ final class PathRecorder {
       Found found = recording.methods.computeIfAbsent(kind.name, k -> new Found());
       found.paths.add(window.path);
       found.callers.computeIfAbsent(weirCaller, c -> new TreeSet<>()).add(window.opening);
-      window.found.add(kind.name);
+      window.found.computeIfAbsent(kind.name, k -> new TreeSet<>()).add(weirCaller);
     }
   }
 
