@@ -353,7 +353,16 @@ public final class BucketLimiter extends Limiter {
     return states != null ? states : createKeyedBuckets();
   }
 
-  private synchronized KeyedBuckets createKeyedBuckets() {
+  private KeyedBuckets createKeyedBuckets() {
+    int[] section = CallDepth.enterWeir(); // once per limiter: a thread may start, maps are made
+    try {
+      return createKeyedBucketsOwn();
+    } finally {
+      section[0]--;
+    }
+  }
+
+  private synchronized KeyedBuckets createKeyedBucketsOwn() {
     KeyedBuckets states = keyed;
     if (states == null) {
       boolean background = clock == NanoClock.SYSTEM;
@@ -462,6 +471,17 @@ public final class BucketLimiter extends Limiter {
    * @param state the local state the slot was taken from; null for a cluster bucket's slot
    */
   private long await(GcraBucket b, BucketState state, String key, long now, long waitTicks) {
+    // a call that waits is Weir's own work until it leaves: what the wait runs of the JDK (the
+    // park, the histogram's arrays, a give-back) charges no config limit, and none need refuse it
+    int[] section = CallDepth.enterWeir();
+    try {
+      return awaitOwn(b, state, key, now, waitTicks);
+    } finally {
+      section[0]--;
+    }
+  }
+
+  private long awaitOwn(GcraBucket b, BucketState state, String key, long now, long waitTicks) {
     long wait = b.toNanosCeil(waitTicks);
     long remaining = wait;
     long last = now;

@@ -111,6 +111,23 @@ public final class WeirBridge {
   }
 
   /**
+   * The key of an array argument, by content: {@code java.util.Arrays.toString} of a primitive
+   * array, {@code deepToString} of an object array; {@code "null"} for null. Computed as Weir's own
+   * work, so a config limit on those JDK methods never charges it.
+   *
+   * @param array the key argument, an array or null
+   * @return its key
+   */
+  public static String arrayKey(Object array) {
+    int[] section = CallDepth.enterWeir();
+    try {
+      return ArrayKeys.of(array);
+    } finally {
+      section[0]--;
+    }
+  }
+
+  /**
    * The retry-after to put in the exception for a non-zero result of {@link #acquire(int)}.
    *
    * @param result a non-zero result of {@link #acquire(int)}

@@ -392,16 +392,12 @@ final class LimitPrologue {
     private void pushKey() {
       Type keyType = method.parameterTypes[keyIndex];
       mv.visitVarInsn(keyType.getOpcode(Opcodes.ILOAD), method.slotOf(keyIndex));
-      if (keyType.getSort() == Type.ARRAY) { // by content, not by identity
-        boolean primitives =
-            keyType.getDimensions() == 1 && keyType.getElementType().getSort() != Type.OBJECT;
+      if (keyType.getSort() == Type.ARRAY) { // by content, not by identity, as Weir's own work
         mv.visitMethodInsn(
             Opcodes.INVOKESTATIC,
-            "java/util/Arrays",
-            primitives ? "toString" : "deepToString",
-            "("
-                + (primitives ? keyType.getDescriptor() : "[Ljava/lang/Object;")
-                + ")Ljava/lang/String;",
+            BRIDGE,
+            "arrayKey",
+            "(Ljava/lang/Object;)Ljava/lang/String;",
             false);
       } else {
         mv.visitMethodInsn(
