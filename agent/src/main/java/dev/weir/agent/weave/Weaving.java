@@ -179,7 +179,11 @@ public final class Weaving {
       woven = transformer.retransformForReload(instrumentation, old);
     }
     String httpBefore = HttpGate.settingsInWords();
-    HttpGate.install(reload.next.httpRules(), read.trustedProxies(), read.httpStatus());
+    HttpGate.install(
+        reload.next.httpRules(),
+        read.trustedProxies(),
+        read.httpStatus(),
+        read.answerLimitedMethods());
     if (!httpBefore.equals(HttpGate.settingsInWords())) {
       reload.changes.add("http settings changed: " + HttpGate.settingsInWords());
     }

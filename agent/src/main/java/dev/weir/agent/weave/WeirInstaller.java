@@ -84,7 +84,11 @@ public final class WeirInstaller {
         AgentLog.warn(warning);
       }
       config = ConfigLimits.register(file.limits(), clock, BackendSettings.of(file));
-      HttpGate.install(config.httpRules(), file.trustedProxies(), file.httpStatus());
+      HttpGate.install(
+          config.httpRules(),
+          file.trustedProxies(),
+          file.httpStatus(),
+          file.answerLimitedMethods());
       limitsLoaded =
           file.limits().size()
               + (file.limits().size() == 1 ? " limit from " : " limits from ")
