@@ -127,16 +127,20 @@ public final class WeirInstaller {
       instrumentation.setNativeMethodPrefix(transformer, Weaver.MOVED_PREFIX);
       transformer.nativePrefixSet();
     }
-    int servlets = Weaving.ensureServletGate(instrumentation);
+    // the servlet gate: with http entries or method patterns, now (at start-up the loaded classes,
+    // the JDK's, are looked over on a thread of Weir's); otherwise once a class is woven with a
+    // limit
+    int servlets = Weaving.ensureServletGate(instrumentation, transformer, !premain);
     String retransformed = "";
     if (!premain) {
-      retransformed =
-          "; "
-              + (transformer.retransformLoaded(instrumentation, true) + servlets)
-              + " loaded classes woven";
+      int classes = transformer.retransformLoaded(instrumentation, true);
+      servlets +=
+          Weaving.ensureServletGate(instrumentation, transformer, true); // limits just woven
+      retransformed = "; " + (classes + servlets) + " loaded classes woven";
     } else if (limits.hasPatterns()) {
       transformer.retransformLoaded(instrumentation, false); // JDK classes loaded already
     }
+    Weaving.ensureServletGateOnFirstLimit(instrumentation, transformer);
     AgentLog.info(
         "weir "
             + version
