@@ -222,10 +222,14 @@ final class ServletGate implements ClassFileTransformer {
         WeirTransformer.classFileOf(loader, type.getName().replace('.', '/')); // as it loaded
     // the interface's name as a whole constant-pool entry (tag 1, length), and the descriptor
     return classFile != null
-        && (WeirTransformer.contains(classFile, "\u0001\u0000\u0015javax/servlet/Servlet")
-            || WeirTransformer.contains(classFile, "\u0001\u0000\u0017jakarta/servlet/Servlet"))
-        && WeirTransformer.contains(classFile, "servlet/ServletResponse;)V");
+        && SERVICE_DESCRIPTOR.in(classFile)
+        && (JAVAX_SERVLET.in(classFile) || JAKARTA_SERVLET.in(classFile));
   }
+
+  private static final BytePattern JAVAX_SERVLET =
+      BytePattern.of("\u0001\u0000\u0015javax/servlet/Servlet");
+  private static final BytePattern JAKARTA_SERVLET =
+      BytePattern.of("\u0001\u0000\u0017jakarta/servlet/Servlet");
 
   @Override
   public byte[] transform(
@@ -255,10 +259,13 @@ final class ServletGate implements ClassFileTransformer {
     }
   }
 
+  /** What every descriptor of {@code service(ServletRequest, ServletResponse)} ends with. */
+  private static final BytePattern SERVICE_DESCRIPTOR =
+      BytePattern.of("servlet/ServletResponse;)V");
+
   /** A cheap look at the constant pool: only a class that names the API's types can declare it. */
   private static boolean mentionsService(byte[] classFile) {
-    return WeirTransformer.contains(classFile, "servlet/ServletResponse;)V")
-        && !WeirTransformer.contains(classFile, GATE);
+    return SERVICE_DESCRIPTOR.in(classFile) && !WeirTransformer.contains(classFile, GATE);
   }
 
   /**
