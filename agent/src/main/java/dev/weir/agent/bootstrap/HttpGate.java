@@ -102,7 +102,9 @@ public final class HttpGate {
   }
 
   /**
-   * Installs the config file's {@code http} entries, replacing those before.
+   * Installs the config file's {@code http} entries, replacing those before, with {@code
+   * http.answerLimitedMethods} on (its default). Thread-safe: a request reads the settings once,
+   * whole.
    *
    * @param rules the entries, in file order
    * @param trustedProxies {@code http.trustedProxies}
