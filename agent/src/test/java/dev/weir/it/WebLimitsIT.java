@@ -225,12 +225,15 @@ class WebLimitsIT {
     assertEquals("200,200,429", r.value("added"), "the loaded servlets are limited now\n" + r);
     assertEquals("200,200", r.value("lambda.before"), r.toString());
     assertEquals("200,429", r.value("lambda.added"), "containers loaded before: rewoven\n" + r);
-    assertEquals("http settings changed: status 418, trustedProxies []", r.value("reload.status"));
+    assertEquals(
+        "http settings changed: status 418, trustedProxies [], answerLimitedMethods true",
+        r.value("reload.status"));
     assertEquals("418", r.value("status"), r.toString());
     assertTrue(r.value("reload.changed").startsWith("'api' changed:"), r.toString());
     assertEquals("200,200,200", r.value("changed"), "a dry run now, the same limiter\n" + r);
     assertEquals(
-        "'api' removed; 'lambda' removed; http settings changed: status 429, trustedProxies []",
+        "'api' removed; 'lambda' removed; http settings changed: status 429, trustedProxies [],"
+            + " answerLimitedMethods true",
         r.value("reload.removed"));
     assertEquals("200,200,200", r.value("removed"), r.toString());
     assertQuiet(r);

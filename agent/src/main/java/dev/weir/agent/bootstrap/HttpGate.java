@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The limit in front of every servlet: what the prologue woven into each {@code
@@ -51,6 +53,13 @@ import java.util.Locale;
  * request. A request whose limit cannot be applied (the application's request wrapper throws, say)
  * is refused with an {@link IllegalStateException} naming the entry: the container answers 500.
  *
+ * <p><b>Limited methods.</b> A {@code RateLimitedException} that escapes the servlet a container
+ * calls through {@link #service} (thrown by a limited method the servlet called, and perhaps
+ * wrapped by a framework) gets the same answer, with the limiter's name and retry-after, unless
+ * {@code http.answerLimitedMethods} is false or the response is committed: a limit in a controller
+ * is a 429, not a 500 and a stack trace in the application's log. The catch sits at the container's
+ * call, inside the application's filters, so a filter sees a request answered normally.
+ *
  * <p>Thread-safe. The rules are replaced whole by a reload ({@link #install}).
  */
 public final class HttpGate {
@@ -63,7 +72,15 @@ public final class HttpGate {
   private static final int MAX_WRAPPERS = 64;
 
   private static volatile Settings settings =
-      new Settings(new HttpRule[0], new AddressBlock[0], 429);
+      new Settings(new HttpRule[0], new AddressBlock[0], 429, true);
+
+  /**
+   * The limiters whose exception reached a committed response, each logged once; at most {@link
+   * #MAX_COMMITTED_REPORTED} names (then one line says no more are named). Guarded by itself.
+   */
+  private static final Set<String> COMMITTED_REPORTED = new HashSet<String>();
+
+  private static final int MAX_COMMITTED_REPORTED = 1000;
 
   /** Whether a servlet API that cannot be called was logged (once per JVM). */
   private static volatile boolean brokenReported;
@@ -74,23 +91,43 @@ public final class HttpGate {
     final HttpRule[] rules;
     final AddressBlock[] proxies;
     final int status;
+    final boolean answerMethods;
 
-    Settings(HttpRule[] rules, AddressBlock[] proxies, int status) {
+    Settings(HttpRule[] rules, AddressBlock[] proxies, int status, boolean answerMethods) {
       this.rules = rules;
       this.proxies = proxies;
       this.status = status;
+      this.answerMethods = answerMethods;
     }
   }
 
   /**
-   * Installs the config file's {@code http} entries, replacing those before.
+   * Installs the config file's {@code http} entries, replacing those before, with {@code
+   * http.answerLimitedMethods} on (its default). Thread-safe: a request reads the settings once,
+   * whole.
    *
    * @param rules the entries, in file order
    * @param trustedProxies {@code http.trustedProxies}
    * @param status {@code http.status}, 400..599
    */
+  public static void install(List<HttpRule> rules, List<AddressBlock> trustedProxies, int status) {
+    install(rules, trustedProxies, status, true);
+  }
+
+  /**
+   * Installs the config file's {@code http} entries and settings, replacing those before.
+   *
+   * @param rules the entries, in file order
+   * @param trustedProxies {@code http.trustedProxies}
+   * @param status {@code http.status}, 400..599
+   * @param answerLimitedMethods {@code http.answerLimitedMethods}: whether a {@code
+   *     RateLimitedException} that escapes a servlet is answered as a limited request
+   */
   public static synchronized void install(
-      List<HttpRule> rules, List<AddressBlock> trustedProxies, int status) {
+      List<HttpRule> rules,
+      List<AddressBlock> trustedProxies,
+      int status,
+      boolean answerLimitedMethods) {
     List<HttpRule> ordered = new ArrayList<HttpRule>();
     for (HttpRule rule : rules) {
       if (!rule.waits) {
@@ -104,17 +141,35 @@ public final class HttpGate {
     }
     settings =
         new Settings(
-            ordered.toArray(new HttpRule[0]), trustedProxies.toArray(new AddressBlock[0]), status);
+            ordered.toArray(new HttpRule[0]),
+            trustedProxies.toArray(new AddressBlock[0]),
+            status,
+            answerLimitedMethods);
   }
 
   /**
    * The top-level {@code http} settings installed, in words, for the line a reload logs.
    *
-   * @return for example {@code status 429, trustedProxies [10.0.0.0/8]}
+   * @return for example {@code status 429, trustedProxies [10.0.0.0/8], answerLimitedMethods true}
    */
   public static String settingsInWords() {
     Settings s = settings;
-    return "status " + s.status + ", trustedProxies " + java.util.Arrays.toString(s.proxies);
+    return "status "
+        + s.status
+        + ", trustedProxies "
+        + java.util.Arrays.toString(s.proxies)
+        + ", answerLimitedMethods "
+        + s.answerMethods;
+  }
+
+  /**
+   * Whether a {@code RateLimitedException} that escapes a servlet is answered as a limited request
+   * ({@code http.answerLimitedMethods}).
+   *
+   * @return true unless the config file turned it off
+   */
+  public static boolean answersLimitedMethods() {
+    return settings.answerMethods;
   }
 
   /**
@@ -251,7 +306,9 @@ public final class HttpGate {
   /**
    * A container's call of {@code servlet.service(request, response)}, woven to come here (see
    * {@code ServletGate}): the gate, then the call, whatever servlet class it reaches (a lambda's
-   * hidden class included). What the servlet throws is thrown on unchanged.
+   * hidden class included). A {@code RateLimitedException} the servlet throws, bare or inside other
+   * exceptions, is answered as a limited request ({@link #answeredLimitedMethod}); anything else it
+   * throws is thrown on unchanged.
    *
    * @param servlet the servlet the container calls
    * @param request the {@code ServletRequest}
@@ -269,8 +326,89 @@ public final class HttpGate {
     try {
       Object none = service.invokeExact(servlet, request, response);
     } catch (Throwable t) {
+      if (answeredLimitedMethod(t, request, response)) {
+        return;
+      }
       throw HttpGate.<RuntimeException>sneaky(t); // ServletException, IOException: as they were
     }
+  }
+
+  /**
+   * Answers a request whose servlet threw a {@code RateLimitedException} (a limited method it
+   * called: a controller, a service, a JDBC call), found in what it threw however wrapped ({@link
+   * LimitedCause}), as a limited request: {@code http.status}, {@code Retry-After} and the one-line
+   * body naming the limiter (503 and no {@code Retry-After} while {@code drainOnExit} refuses every
+   * call), nothing logged. It is left to the container, as before, when {@code
+   * http.answerLimitedMethods} is false; when the request is an include or an error dispatch (the
+   * dispatch that included it, or the container's error handling, decides); when it went
+   * asynchronous (its asynchronous context would stay open); and when the response is committed
+   * (its status is sent already: the container ends it as it ends any failed request), which is
+   * logged once per limiter. Never throws.
+   *
+   * @return true if the request was answered; false to throw {@code thrown} on
+   */
+  private static boolean answeredLimitedMethod(Throwable thrown, Object request, Object response) {
+    Settings s = settings;
+    if (!s.answerMethods || request == null || response == null) {
+      return false;
+    }
+    LimitedCause limited = LimitedCause.in(thrown);
+    if (limited == null) {
+      return false;
+    }
+    try {
+      Object http = request;
+      ServletApi api = ServletApi.of(http);
+      for (int depth = 0; api == ServletApi.NONE && http != null && depth < MAX_WRAPPERS; depth++) {
+        http = unwrap(http); // a plain ServletRequestWrapper around the HTTP request
+        api = http == null ? ServletApi.NONE : ServletApi.of(http);
+      }
+      if (api == ServletApi.NONE || api.broken != null) {
+        return false;
+      }
+      String type = String.valueOf(call(api.dispatcherType, http));
+      if (type.equals("INCLUDE")
+          || type.equals("ERROR")
+          || Boolean.TRUE.equals(call(api.isAsyncStarted, http))) {
+        return false;
+      }
+      Object httpResponse = httpResponse(api, response);
+      if (Boolean.TRUE.equals(call(api.isCommitted, httpResponse))) {
+        reportCommitted(limited.limiterName, s.status);
+        return false;
+      }
+      if (limited.retryAfterNanos == Long.MAX_VALUE
+          && LimiterRegistry.isDraining(limited.limiterName)) {
+        answer(api, httpResponse, 503, -1, limited.limiterName);
+      } else {
+        answer(api, httpResponse, s.status, limited.retryAfterNanos, limited.limiterName);
+      }
+      return true;
+    } catch (RuntimeException | LinkageError cannotAnswer) {
+      return false; // the container gets what the servlet threw, as it did before
+    }
+  }
+
+  /** One line per limiter whose exception reached a response committed already. */
+  private static void reportCommitted(String limiterName, int status) {
+    String line;
+    synchronized (COMMITTED_REPORTED) {
+      if (COMMITTED_REPORTED.size() > MAX_COMMITTED_REPORTED
+          || !COMMITTED_REPORTED.add(limiterName)) {
+        return;
+      }
+      line =
+          COMMITTED_REPORTED.size() > MAX_COMMITTED_REPORTED
+              ? "more limiters' RateLimitedExceptions reached committed responses: no more are named"
+              : "a RateLimitedException of '"
+                  + limiterName
+                  + "' escaped a servlet after the response was committed, so the request could"
+                  + " not be answered with "
+                  + status
+                  + " and is left to the container (logged once per limiter): call the limited"
+                  + " method before writing the response";
+    }
+    AgentLog.warn(line);
   }
 
   @SuppressWarnings("unchecked")

@@ -77,6 +77,24 @@ public final class LimiterRegistry {
 
   private LimiterRegistry() {}
 
+  /**
+   * Whether the calls of a limiter of this name are refused because the JVM is shutting down with
+   * {@code drainOnExit} ({@link #drain()}): what a {@code RateLimitedException} that names it and
+   * never admits was thrown for. Takes the class lock.
+   *
+   * @param name a limiter name
+   * @return true if a listed limiter of that name is draining
+   */
+  public static synchronized boolean isDraining(String name) {
+    Limiter[] t = table;
+    for (int id = 0; id < size; id++) {
+      if (t[id] instanceof Draining && !hidden[id] && t[id].name().equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** A class loader's number, enqueued once the loader has been collected. */
   private static final class LoaderRef extends WeakReference<ClassLoader> {
     final int id;

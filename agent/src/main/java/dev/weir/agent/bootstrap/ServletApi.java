@@ -132,6 +132,7 @@ final class ServletApi {
   final MethodHandle cookieName;
   final MethodHandle cookieValue;
   final MethodHandle userPrincipal;
+  final MethodHandle isAsyncStarted;
   final MethodHandle isCommitted;
   final MethodHandle resetBuffer;
   final MethodHandle setStatus;
@@ -149,7 +150,8 @@ final class ServletApi {
     this.prefix = null;
     dispatcherType = servletPath = pathInfo = method = getAttribute = setAttribute = null;
     remoteAddr = header = headers = queryString = cookies = cookieName = cookieValue = null;
-    userPrincipal = isCommitted = resetBuffer = setStatus = setHeader = setContentType = null;
+    userPrincipal =
+        isAsyncStarted = isCommitted = resetBuffer = setStatus = setHeader = setContentType = null;
     setContentLength = outputStream = writer = null;
     responseType = null;
   }
@@ -179,6 +181,7 @@ final class ServletApi {
     cookieName = handle(cookie, "getName");
     cookieValue = handle(cookie, "getValue");
     userPrincipal = handle(request, "getUserPrincipal");
+    isAsyncStarted = handle(plainRequest, "isAsyncStarted");
     isCommitted = handle(plainResponse, "isCommitted");
     resetBuffer = handle(plainResponse, "resetBuffer");
     setStatus = handle(response, "setStatus", int.class);

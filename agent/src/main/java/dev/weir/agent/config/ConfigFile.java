@@ -45,20 +45,21 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * {@code file:line}, the key path, the rule and the value, as {@code weir.yaml:7:
  * limits[1].tokenBucket.rate must be > 0, was -3}: this is the one place config errors come from.
  *
- * <p>Keys: top level {@code backend}, {@code http} ({@code trustedProxies}, {@code status}), {@code
- * limits}; entry {@code name} (required), {@code methods} or {@code http} ({@code paths}, {@code
- * methods}), exactly one of {@code tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code
- * per}, {@code capacity}, and {@code permits} or {@code mode}), {@code onLimit}, {@code
- * maxWaitMillis}, {@code key}, {@code scope}, {@code dryRun}. Any other key is an error. Defaults
- * as the annotations. Values have the types of the YAML 1.2 core schema: a number where a number
- * belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code true} or {@code false}
- * where a flag belongs, a string where a name or a pattern belongs. Not thread-safe; use one
- * instance per file.
+ * <p>Keys: top level {@code backend}, {@code http} ({@code trustedProxies}, {@code status}, {@code
+ * answerLimitedMethods}), {@code limits}; entry {@code name} (required), {@code methods} or {@code
+ * http} ({@code paths}, {@code methods}), exactly one of {@code tokenBucket} / {@code leakyBucket}
+ * (keys {@code rate}, {@code per}, {@code capacity}, and {@code permits} or {@code mode}), {@code
+ * onLimit}, {@code maxWaitMillis}, {@code key}, {@code scope}, {@code dryRun}. Any other key is an
+ * error. Defaults as the annotations. Values have the types of the YAML 1.2 core schema: a number
+ * where a number belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code true} or
+ * {@code false} where a flag belongs, a string where a name or a pattern belongs. Not thread-safe;
+ * use one instance per file.
  */
 public final class ConfigFile {
   private static final List<String> TOP =
       Arrays.asList("backend", "backendTimeoutMillis", "backendKeyPrefix", "http", "limits");
-  private static final List<String> HTTP_SETTINGS = Arrays.asList("trustedProxies", "status");
+  private static final List<String> HTTP_SETTINGS =
+      Arrays.asList("trustedProxies", "status", "answerLimitedMethods");
   private static final List<String> HTTP_ENTRY = Arrays.asList("paths", "methods");
   private static final List<String> HTTP_METHODS =
       Arrays.asList("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
@@ -96,6 +97,7 @@ public final class ConfigFile {
   private String backendKeyPrefix = "";
   private boolean backendGiven;
   private int httpStatus = 429;
+  private boolean answerLimitedMethods = true;
 
   private ConfigFile(String label) {
     // the process environment is read only for a file that names a variable: reading it loads
@@ -243,6 +245,16 @@ public final class ConfigFile {
    */
   public int httpStatus() {
     return httpStatus;
+  }
+
+  /**
+   * The top-level {@code http.answerLimitedMethods}: whether a {@code RateLimitedException} that
+   * escapes a servlet is answered as a limited request.
+   *
+   * @return true unless the file says {@code false}
+   */
+  public boolean answerLimitedMethods() {
+    return answerLimitedMethods;
   }
 
   private void parse(Reader reader) {
@@ -642,7 +654,10 @@ public final class ConfigFile {
         : text;
   }
 
-  /** The top-level {@code http} settings: {@code trustedProxies} and {@code status}. */
+  /**
+   * The top-level {@code http} settings: {@code trustedProxies}, {@code status} and {@code
+   * answerLimitedMethods}.
+   */
   private void httpSettings(Node node) {
     Map<String, Node> settings = mapping(node, "http", HTTP_SETTINGS);
     if (settings == null) {
@@ -673,6 +688,10 @@ public final class ConfigFile {
       error(settings.get("status"), "http.status must be from 400 to 599, was " + status);
     } else if (status != null) {
       httpStatus = status.intValue();
+    }
+    String answer = flag(settings.get("answerLimitedMethods"), "http.answerLimitedMethods");
+    if (answer != null) {
+      answerLimitedMethods = answer.equals("true");
     }
   }
 

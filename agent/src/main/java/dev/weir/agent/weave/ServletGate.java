@@ -1,15 +1,20 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.HttpGate;
+import dev.weir.agent.bootstrap.AgentThreads;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
@@ -33,8 +38,11 @@ import net.bytebuddy.utility.OpenedClassReader;
  * API's one class), and a servlet that implements it itself (in a class, or in an interface's
  * default method) is woven too; the gate counts each request once however many of these it passes.
  * The prologue passes its arguments as {@code Object}s: the woven class never names a type Weir
- * carries. Installed once the config file has an {@code http} entry, and kept (with no entry, the
- * gate returns at once). Thread-safe.
+ * carries. The same weaving turns a container's call of {@code Servlet.service} into a call of
+ * {@code HttpGate.service}, which also answers a limited method's {@code RateLimitedException} that
+ * escapes the servlet. Installed once the config file has an {@code http} entry, or a limited
+ * method may throw while a servlet serves (see {@link Weaving#ensureServletGate}), and kept (with
+ * no entry, the gate returns at once). Thread-safe.
  */
 final class ServletGate implements ClassFileTransformer {
   private static final String GATE = "dev/weir/agent/bootstrap/HttpGate";
@@ -46,7 +54,13 @@ final class ServletGate implements ClassFileTransformer {
     "javax.servlet.Servlet", "jakarta.servlet.Servlet"
   };
 
+  private static final long WAIT_SECONDS = 60;
+
+  /** Guarded by the class lock. */
   private static ServletGate installed;
+
+  /** Counted down once the loaded classes are woven, if a thread of Weir's weaves them. */
+  private static CountDownLatch loadedWoven;
 
   private final ModuleEdges modules;
 
@@ -55,27 +69,100 @@ final class ServletGate implements ClassFileTransformer {
   }
 
   /**
-   * Once the config has an {@code http} entry: installs the gate's weaving if it is not installed
-   * yet, and weaves the classes loaded already that it changes (servlets, the classes and
-   * interfaces they inherit a service method from, and the container classes that call one).
+   * Installs the gate's weaving if it is not installed yet (once the config has an {@code http}
+   * entry, or a limited method's exception may escape a servlet), and weaves the classes loaded
+   * already that it changes (servlets, the classes and interfaces they inherit a service method
+   * from, and the container classes that call one).
    *
    * @param instrumentation the JVM's instrumentation
-   * @return the number of loaded classes woven now
+   * @param later true to weave the loaded classes on a thread of Weir's (the caller may be inside a
+   *     class file transformer, or an application's thread); false to weave them now, or, if a
+   *     thread of Weir's is weaving them, to wait for it (at most {@value #WAIT_SECONDS} s): a
+   *     reload's limits apply once it returns
+   * @return the number of loaded classes woven on this thread
    */
-  static synchronized int ensure(Instrumentation instrumentation) {
-    if (installed != null || !HttpGate.hasRules()) {
-      return 0;
+  static int ensure(final Instrumentation instrumentation, boolean later) {
+    CountDownLatch pending;
+    synchronized (ServletGate.class) {
+      if (installed == null) {
+        installed = new ServletGate(ModuleEdges.create(instrumentation));
+        // the classes loading from now on are woven as they load; those loaded before, below
+        instrumentation.addTransformer(installed, true);
+        if (!later) {
+          return weaveLoaded(instrumentation, Collections.<String>emptySet());
+        }
+        // a request being served on this thread (a limited class loading in it) has its
+        // container's caller on this stack: those classes are woven first, within milliseconds
+        final Set<String> onStack = new HashSet<String>();
+        for (StackTraceElement frame : new Throwable().getStackTrace()) {
+          onStack.add(frame.getClassName());
+        }
+        final CountDownLatch done = new CountDownLatch(1);
+        loadedWoven = done;
+        AgentThreads.start(
+            new Runnable() {
+              @Override
+              public void run() {
+                try {
+                  long start = System.nanoTime();
+                  int woven = weaveLoaded(instrumentation, onStack);
+                  AgentLog.debug(
+                      "the servlet gate is in place: "
+                          + woven
+                          + " loaded classes woven for it in "
+                          + (System.nanoTime() - start) / 1_000_000
+                          + " ms");
+                } finally {
+                  done.countDown();
+                }
+              }
+            },
+            "weir-servlet-gate");
+        return 0;
+      }
+      pending = loadedWoven;
     }
-    installed = new ServletGate(ModuleEdges.create(instrumentation));
-    instrumentation.addTransformer(installed, true);
+    if (!later && pending != null) {
+      try {
+        pending.await(WAIT_SECONDS, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Weaves the loaded servlets and the loaded container classes that call one: first those of the
+   * classes named in {@code first} that call one, then the others.
+   */
+  private static int weaveLoaded(Instrumentation instrumentation, Set<String> first) {
     List<Class<?>> servletTypes = new ArrayList<Class<?>>();
     Class<?>[] loaded = instrumentation.getAllLoadedClasses();
     for (Class<?> type : loaded) {
-      for (String name : SERVLET_TYPES) {
-        if (type.getName().equals(name)) {
-          servletTypes.add(type);
+      if (type.isInterface()) { // the name of every loaded class would be a string made for each
+        for (String name : SERVLET_TYPES) {
+          if (type.getName().equals(name)) {
+            servletTypes.add(type);
+          }
         }
       }
+    }
+    if (servletTypes.isEmpty()) {
+      return 0; // no servlet API loaded: no servlet, and no class that calls one, has loaded
+    }
+    Set<Class<?>> woven = new HashSet<Class<?>>();
+    if (!first.isEmpty()) {
+      List<Class<?>> callers = new ArrayList<Class<?>>();
+      for (Class<?> type : loaded) {
+        if (first.contains(type.getName()) && callsService(instrumentation, type)) {
+          callers.add(type);
+        }
+      }
+      retransform(instrumentation, callers);
+      woven.addAll(callers);
+      AgentLog.debug(
+          "the servlet gate: the callers on the serving thread's stack woven " + callers);
     }
     // every class and interface that is a servlet, and the classes they inherit from (a service
     // method may be declared by a base class that is no servlet itself, or be an interface's
@@ -93,13 +180,21 @@ final class ServletGate implements ClassFileTransformer {
         }
       }
     }
-    for (int i = 0; i < loaded.length && !servletTypes.isEmpty(); i++) {
-      // a container's classes that call Servlet.service (with no servlet API, none can)
-      if (!servlets.contains(loaded[i]) && callsService(instrumentation, loaded[i])) {
-        servlets.add(loaded[i]);
+    for (Class<?> type : loaded) {
+      // a container's classes that call Servlet.service
+      if (!servlets.contains(type)
+          && !woven.contains(type)
+          && callsService(instrumentation, type)) {
+        servlets.add(type);
       }
     }
-    for (Class<?> servlet : servlets) {
+    servlets.removeAll(woven);
+    retransform(instrumentation, servlets);
+    return woven.size() + servlets.size();
+  }
+
+  private static void retransform(Instrumentation instrumentation, Collection<Class<?>> classes) {
+    for (Class<?> servlet : classes) {
       try {
         instrumentation.retransformClasses(servlet);
       } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
@@ -110,7 +205,6 @@ final class ServletGate implements ClassFileTransformer {
                 + e);
       }
     }
-    return servlets.size();
   }
 
   /** Whether a loaded class's file names {@code Servlet.service} (read through its loader). */
@@ -128,10 +222,14 @@ final class ServletGate implements ClassFileTransformer {
         WeirTransformer.classFileOf(loader, type.getName().replace('.', '/')); // as it loaded
     // the interface's name as a whole constant-pool entry (tag 1, length), and the descriptor
     return classFile != null
-        && (WeirTransformer.contains(classFile, "\u0001\u0000\u0015javax/servlet/Servlet")
-            || WeirTransformer.contains(classFile, "\u0001\u0000\u0017jakarta/servlet/Servlet"))
-        && WeirTransformer.contains(classFile, "servlet/ServletResponse;)V");
+        && SERVICE_DESCRIPTOR.in(classFile)
+        && (JAVAX_SERVLET.in(classFile) || JAKARTA_SERVLET.in(classFile));
   }
+
+  private static final BytePattern JAVAX_SERVLET =
+      BytePattern.of("\u0001\u0000\u0015javax/servlet/Servlet");
+  private static final BytePattern JAKARTA_SERVLET =
+      BytePattern.of("\u0001\u0000\u0017jakarta/servlet/Servlet");
 
   @Override
   public byte[] transform(
@@ -161,10 +259,13 @@ final class ServletGate implements ClassFileTransformer {
     }
   }
 
+  /** What every descriptor of {@code service(ServletRequest, ServletResponse)} ends with. */
+  private static final BytePattern SERVICE_DESCRIPTOR =
+      BytePattern.of("servlet/ServletResponse;)V");
+
   /** A cheap look at the constant pool: only a class that names the API's types can declare it. */
   private static boolean mentionsService(byte[] classFile) {
-    return WeirTransformer.contains(classFile, "servlet/ServletResponse;)V")
-        && !WeirTransformer.contains(classFile, GATE);
+    return SERVICE_DESCRIPTOR.in(classFile) && !WeirTransformer.contains(classFile, GATE);
   }
 
   /**

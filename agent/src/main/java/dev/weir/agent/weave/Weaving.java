@@ -206,11 +206,15 @@ public final class Weaving {
       woven = transformer.retransformForReload(instrumentation, old);
     }
     String httpBefore = HttpGate.settingsInWords();
-    HttpGate.install(reload.next.httpRules(), read.trustedProxies(), read.httpStatus());
+    HttpGate.install(
+        reload.next.httpRules(),
+        read.trustedProxies(),
+        read.httpStatus(),
+        read.answerLimitedMethods());
     if (!httpBefore.equals(HttpGate.settingsInWords())) {
       reload.changes.add("http settings changed: " + HttpGate.settingsInWords());
     }
-    woven += ensureServletGate(instrumentation);
+    woven += ensureServletGate(instrumentation, transformer, true);
     configPath = file;
     if (!reporting && reload.next != ConfigLimits.NONE) {
       ConfigReporter.start(transformer);
@@ -227,15 +231,49 @@ public final class Weaving {
   }
 
   /**
-   * Puts the http gate in front of servlets once there are http entries ({@link
-   * ServletGate#ensure}); without entries, {@link ServletGate} is not even loaded (nor the ASM
-   * classes its verification loads), which keeps them out of every start without http entries.
+   * Puts the http gate in front of servlets ({@link ServletGate#ensure}) once it has work: the
+   * config has {@code http} entries; or {@code http.answerLimitedMethods} is on and a method may
+   * throw {@code RateLimitedException} while a servlet serves: the config has method patterns (the
+   * gate is then in place before the application starts, so no request can find it missing), or a
+   * class was woven with a limit (an annotated one). Until then {@link ServletGate} is not even
+   * loaded (nor the ASM classes its verification loads), and a JVM without limits pays nothing.
    *
    * @param instrumentation the JVM's instrumentation
-   * @return the loaded servlet classes retransformed
+   * @param transformer the agent's transformer, which knows whether it wove a limit
+   * @param now true to weave the loaded classes it changes on this thread (a reload, an attach);
+   *     false to weave them on a thread of Weir's (at start-up, when there are none to speak of)
+   * @return the loaded servlet classes retransformed on this thread
    */
-  static int ensureServletGate(Instrumentation instrumentation) {
-    return HttpGate.hasRules() ? ServletGate.ensure(instrumentation) : 0;
+  static int ensureServletGate(
+      Instrumentation instrumentation, WeirTransformer transformer, boolean now) {
+    boolean needed =
+        HttpGate.hasRules()
+            || (HttpGate.answersLimitedMethods()
+                && (transformer.config().hasPatterns() || transformer.hasWoven()));
+    return needed ? ServletGate.ensure(instrumentation, !now) : 0;
+  }
+
+  /**
+   * From now on, puts the http gate in place once the first class is woven with a limit (an
+   * annotated class loads, say), if {@code http.answerLimitedMethods} is on: the gate's transformer
+   * at once, so every class loading after is woven as it loads, and the classes loaded before on a
+   * thread of Weir's (the first class is woven inside a class file transformer). A reload that
+   * turns {@code http.answerLimitedMethods} on later puts it in place then.
+   *
+   * @param instrumentation the JVM's instrumentation
+   * @param transformer the agent's transformer
+   */
+  static void ensureServletGateOnFirstLimit(
+      final Instrumentation instrumentation, WeirTransformer transformer) {
+    transformer.onFirstWoven(
+        new Runnable() {
+          @Override
+          public void run() {
+            if (HttpGate.answersLimitedMethods()) {
+              ServletGate.ensure(instrumentation, true);
+            }
+          }
+        });
   }
 
   private static Reloaded refused(String... errors) {

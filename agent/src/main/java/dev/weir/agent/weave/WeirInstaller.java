@@ -82,7 +82,11 @@ public final class WeirInstaller {
         AgentLog.warn(warning);
       }
       config = ConfigLimits.register(file.limits(), clock, BackendSettings.of(file));
-      HttpGate.install(config.httpRules(), file.trustedProxies(), file.httpStatus());
+      HttpGate.install(
+          config.httpRules(),
+          file.trustedProxies(),
+          file.httpStatus(),
+          file.answerLimitedMethods());
       limitsLoaded =
           file.limits().size()
               + (file.limits().size() == 1 ? " limit from " : " limits from ")
@@ -121,16 +125,20 @@ public final class WeirInstaller {
       instrumentation.setNativeMethodPrefix(transformer, Weaver.MOVED_PREFIX);
       transformer.nativePrefixSet();
     }
-    int servlets = Weaving.ensureServletGate(instrumentation);
+    // the servlet gate: with http entries or method patterns, now (at start-up the loaded classes,
+    // the JDK's, are looked over on a thread of Weir's); otherwise once a class is woven with a
+    // limit
+    int servlets = Weaving.ensureServletGate(instrumentation, transformer, !premain);
     String retransformed = "";
     if (!premain) {
-      retransformed =
-          "; "
-              + (transformer.retransformLoaded(instrumentation, true) + servlets)
-              + " loaded classes woven";
+      int classes = transformer.retransformLoaded(instrumentation, true);
+      servlets +=
+          Weaving.ensureServletGate(instrumentation, transformer, true); // limits just woven
+      retransformed = "; " + (classes + servlets) + " loaded classes woven";
     } else if (limits.hasPatterns()) {
       transformer.retransformLoaded(instrumentation, false); // JDK classes loaded already
     }
+    Weaving.ensureServletGateOnFirstLimit(instrumentation, transformer);
     AgentLog.info(
         "weir "
             + version

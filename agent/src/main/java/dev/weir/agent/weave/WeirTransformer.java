@@ -88,6 +88,14 @@ final class WeirTransformer implements ClassFileTransformer {
   /** Whether {@link #watched} has loaded. */
   private volatile boolean watchedSeen;
 
+  /** Told once, after the first class is woven with a limit; null if none is to be. */
+  private volatile Runnable firstWoven;
+
+  /** Whether a class was woven with a limit. */
+  private volatile boolean woven;
+
+  private final Object firstWovenLock = new Object();
+
   /**
    * Creates the transformer.
    *
@@ -408,8 +416,9 @@ final class WeirTransformer implements ClassFileTransformer {
       return null;
     }
     transforming[0] = 1;
+    byte[] result;
     try {
-      byte[] result = weaver().weave(loader, internalName, classFile, classBeingRedefined != null);
+      result = weaver().weave(loader, internalName, classFile, classBeingRedefined != null);
       if (classBeingRedefined == null && config.hasPendingAncestors()) {
         weaveAncestorsLater(); // a class loading: the JVM cannot retransform from in here
       }
@@ -422,7 +431,6 @@ final class WeirTransformer implements ClassFileTransformer {
           names.add(internalName);
         }
       }
-      return result;
     } catch (Weaver.LimitsNotWoven e) {
       return unloadable(internalName, e.getMessage());
     } catch (StackOverflowError e) {
@@ -436,6 +444,46 @@ final class WeirTransformer implements ClassFileTransformer {
       return null;
     } finally {
       transforming[0] = 0; // a plain store: no StackOverflowError can skip it
+    }
+    if (result != null && !woven) {
+      firstClassWoven();
+    }
+    return result;
+  }
+
+  /**
+   * Whether a class has been woven with a limit, annotated or from the config: a method that may
+   * throw {@code RateLimitedException} exists.
+   *
+   * @return true once one has
+   */
+  boolean hasWoven() {
+    return woven;
+  }
+
+  /**
+   * Sets what is told, once, after the first class is woven with a limit (on the thread that wove
+   * it, perhaps inside a class file transformer, with this transformer's own weaving over); told at
+   * once if one was woven already.
+   *
+   * @param task what to do; must return quickly
+   */
+  void onFirstWoven(Runnable task) {
+    firstWoven = task;
+    if (woven) {
+      firstClassWoven();
+    }
+  }
+
+  private void firstClassWoven() {
+    Runnable task;
+    synchronized (firstWovenLock) {
+      woven = true;
+      task = firstWoven;
+      firstWoven = null;
+    }
+    if (task != null) {
+      task.run();
     }
   }
 

@@ -261,6 +261,7 @@ class ConfigFileTest {
                 "http:",
                 "  trustedProxies: [10.0.0.0/8, \"fd00::/8\", proxy.example.com, 10.1.2.3/40]",
                 "  status: 200",
+                "  answerLimitedMethods: yes",
                 "limits:",
                 "  - name: api",
                 "    http: { paths: [\"/api/**\", \"api/x\", \"/a/../b\"], methods: [GET, FETCH] }",
@@ -294,17 +295,18 @@ class ConfigFileTest {
             "web.yaml:2: http.trustedProxies[3] must have a prefix length from 0 to 32 after the /,"
                 + " was '10.1.2.3/40'",
             "web.yaml:3: http.status must be from 400 to 599, was 200",
-            "web.yaml:6: limits[0].http.paths[1] must be a path starting with /, was 'api/x'",
-            "web.yaml:6: limits[0].http.paths[2] must not have . or .. segments: a normalised"
+            "web.yaml:4: http.answerLimitedMethods must be one of true, false, was yes",
+            "web.yaml:7: limits[0].http.paths[1] must be a path starting with /, was 'api/x'",
+            "web.yaml:7: limits[0].http.paths[2] must not have . or .. segments: a normalised"
                 + " request path never has them, was '/a/../b'",
-            "web.yaml:6: limits[0].http.methods[1] must be an HTTP method (GET, HEAD, POST, PUT,"
+            "web.yaml:7: limits[0].http.methods[1] must be an HTTP method (GET, HEAD, POST, PUT,"
                 + " DELETE, PATCH, OPTIONS, TRACE, CONNECT), was FETCH",
-            "web.yaml:11: limits[1].key of an http entry must be client, user, header:NAME,"
+            "web.yaml:12: limits[1].key of an http entry must be client, user, header:NAME,"
                 + " param:NAME or cookie:NAME, was 0 (a parameter index is for methods entries)",
-            "web.yaml:15: limits[2].key of an http entry must be client, user, header:NAME,"
+            "web.yaml:16: limits[2].key of an http entry must be client, user, header:NAME,"
                 + " param:NAME or cookie:NAME, was 'header:'",
-            "web.yaml:19: limits[3] must have at most one of methods and http",
-            "web.yaml:23: limits[4].key of a methods entry must be a parameter index, 0..254, was"
+            "web.yaml:20: limits[3] must have at most one of methods and http",
+            "web.yaml:24: limits[4].key of a methods entry must be a parameter index, 0..254, was"
                 + " 'client' (client, user, header:, param: and cookie: keys are for http entries)"),
         file.errors());
   }
@@ -537,6 +539,7 @@ class ConfigFileTest {
                 "http:",
                 "  trustedProxies: [10.0.0.0/8, \"::1\"]",
                 "  status: 503",
+                "  answerLimitedMethods: false",
                 "limits:",
                 "  - name: api",
                 "    http: { paths: [\"/api/**\", \"/v*/x\"], methods: [GET, POST, GET] }",
@@ -549,6 +552,7 @@ class ConfigFileTest {
     assertEquals(List.of(), file.errors());
     assertEquals("[10.0.0.0/8, ::1]", file.trustedProxies().toString());
     assertEquals(503, file.httpStatus());
+    assertFalse(file.answerLimitedMethods());
     ConfigLimit api = file.limits().get(0);
     assertTrue(api.isHttp());
     assertEquals("[/api/**, /v*/x]", api.paths().toString());
@@ -560,5 +564,6 @@ class ConfigFileTest {
     assertEquals(List.of(), all.httpMethods());
     assertEquals(null, all.httpKey());
     assertEquals(429, ConfigFile.parse("x.yaml", "limits: []").httpStatus());
+    assertTrue(ConfigFile.parse("x.yaml", "limits: []").answerLimitedMethods());
   }
 }
