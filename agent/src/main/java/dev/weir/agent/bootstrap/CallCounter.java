@@ -79,12 +79,17 @@ final class CallCounter {
   }
 
   private Cell newCell() {
-    Cell c = new Cell(Thread.currentThread());
-    synchronized (this) {
-      all.add(c);
+    int[] section = CallDepth.enterWeir(); // once per thread: the list it joins is Weir's own
+    try {
+      Cell c = new Cell(Thread.currentThread());
+      synchronized (this) {
+        all.add(c);
+      }
+      cells.set(c);
+      return c;
+    } finally {
+      section[0]--;
     }
-    cells.set(c);
-    return c;
   }
 
   /**

@@ -195,6 +195,17 @@ public final class HttpGate {
     if (s.rules.length == 0 || request == null || response == null) {
       return true;
     }
+    // the gate is Weir's own work: what it runs of the JDK (the servlet API's handles, parsing an
+    // address, splitting a path) charges no config limit, and none need refuse it
+    int[] section = CallDepth.enterWeir();
+    try {
+      return passOwn(s, request, response);
+    } finally {
+      section[0]--;
+    }
+  }
+
+  private static boolean passOwn(Settings s, Object request, Object response) {
     ServletApi api = ServletApi.of(request);
     for (int depth = 0; api == ServletApi.NONE; depth++) {
       // a plain ServletRequestWrapper a filter put around the HTTP request: look inside it
@@ -322,11 +333,24 @@ public final class HttpGate {
     if (!pass(request, response)) {
       return;
     }
-    MethodHandle service = ServletApi.serviceOf(servlet);
+    MethodHandle service;
+    int[] section = CallDepth.enterWeir(); // finding the handle is Weir's work; the call is not
+    try {
+      service = ServletApi.serviceOf(servlet);
+    } finally {
+      section[0]--;
+    }
     try {
       Object none = service.invokeExact(servlet, request, response);
     } catch (Throwable t) {
-      if (answeredLimitedMethod(t, request, response)) {
+      boolean answered;
+      section = CallDepth.enterWeir();
+      try {
+        answered = answeredLimitedMethod(t, request, response);
+      } finally {
+        section[0]--;
+      }
+      if (answered) {
         return;
       }
       throw HttpGate.<RuntimeException>sneaky(t); // ServletException, IOException: as they were

@@ -2,6 +2,7 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
+import dev.weir.agent.bootstrap.CallDepth;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
@@ -238,6 +239,17 @@ final class ServletGate implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classFile) {
+    // first of all: the gate's weaving is Weir's own work, never charged by a config limit
+    int[] section = CallDepth.enterWeir();
+    try {
+      return transformOwn(loader, internalName, classBeingRedefined, classFile);
+    } finally {
+      section[0]--; // a plain store: no StackOverflowError can skip it
+    }
+  }
+
+  private byte[] transformOwn(
+      ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
     if (internalName == null
         || classFile == null
         || internalName.startsWith("java/")
