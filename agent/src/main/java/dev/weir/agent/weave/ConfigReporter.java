@@ -45,7 +45,7 @@ final class ConfigReporter implements Runnable {
                 CallDepth.enterWeir();
                 reporter.reportRefusals(0);
                 reporter.reportDryRuns();
-                reporter.warnUnused();
+                reporter.warnUnused(false); // shutdown is no time to look for near names
               }
             },
             "weir-config-report-at-exit");
@@ -62,7 +62,7 @@ final class ConfigReporter implements Runnable {
         if (tick % (PERIOD_MILLIS / TICK_MILLIS) == 0) {
           reportDryRuns();
           if (tick == PERIOD_MILLIS / TICK_MILLIS) {
-            warnUnused();
+            warnUnused(true);
           }
         }
       }
@@ -83,8 +83,14 @@ final class ConfigReporter implements Runnable {
     }
   }
 
-  void warnUnused() {
-    for (String line : transformer.config().unused(transformer.loadedClasses())) {
+  /**
+   * Warns of the patterns that matched nothing and the overrides nothing claimed.
+   *
+   * @param hints whether to name the closest loaded class or method of each pattern (a look over
+   *     every loaded class: not at shutdown)
+   */
+  void warnUnused(boolean hints) {
+    for (String line : transformer.config().unused(hints ? transformer.loadedClasses() : null)) {
       AgentLog.warn(line);
     }
   }
