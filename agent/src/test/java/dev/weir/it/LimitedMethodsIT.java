@@ -141,4 +141,22 @@ class LimitedMethodsIT {
     assertEquals("1", r.value("late.connects"), r.toString());
     WebLimitsIT.assertQuiet(r);
   }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aLimitWovenBeforeTheServletApiLoadsIsAnsweredOnceTheContainerServes(String jdk) {
+    // the gate waits for the servlet API: a JVM that serves no servlet never gets it
+    Result r =
+        ForkedJvm.runWithClassPath(
+                jdk,
+                List.of("-javaagent:" + ForkedJvm.AGENT_JAR),
+                WebLimitsIT.classPath("tomcat11"),
+                "dev.weir.it.fixtures.web.Jakarta",
+                "tomcat",
+                "early")
+            .assertExit(0);
+    assertEquals("false", r.value("early.servletApiBefore"), r.toString());
+    assertEquals("200,429,429", r.value("early.after"), "one permit taken before\n" + r);
+    WebLimitsIT.assertQuiet(r);
+  }
 }

@@ -156,6 +156,7 @@ final class ConfigLimits {
     }
     for (MethodPattern pattern : limit.patterns()) {
       entries.add(new Entry(pattern, limit.name(), id, limit.origin(), limit.keyIndex()));
+      hasPatterns = true;
       if (pattern.subtypes()) {
         String root = pattern.typeName().replace('.', '/');
         if (!subtypes.containsKey(root)) {
@@ -815,9 +816,16 @@ final class ConfigLimits {
     return !subtypes.isEmpty();
   }
 
+  /**
+   * Whether the file has method patterns: a plain field, read by the transformer for every class
+   * that loads before it may call anything a config limit could name.
+   */
   boolean hasPatterns() {
-    return !entries.isEmpty();
+    return hasPatterns;
   }
+
+  /** Whether {@link #entries} has any; set while the file's limits are registered. */
+  private boolean hasPatterns;
 
   List<String> names() {
     return new ArrayList<String>(idsByName.keySet());

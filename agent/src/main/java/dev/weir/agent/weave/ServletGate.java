@@ -92,12 +92,9 @@ final class ServletGate implements ClassFileTransformer {
         if (!later) {
           return weaveLoaded(instrumentation, Collections.<String>emptySet());
         }
-        // a request being served on this thread (a limited class loading in it) has its
-        // container's caller on this stack: those classes are woven first, within milliseconds
-        final Set<String> onStack = new HashSet<String>();
-        for (StackTraceElement frame : new Throwable().getStackTrace()) {
-          onStack.add(frame.getClassName());
-        }
+        // (the loading thread's stack is not read to weave its container's caller first: reading
+        // it, even from Weir's thread, changed how the JIT compiled the application's exception
+        // paths, a woven method's refusal included: 30 ns became 90 in some JVMs)
         final CountDownLatch done = new CountDownLatch(1);
         loadedWoven = done;
         AgentThreads.start(
@@ -106,7 +103,7 @@ final class ServletGate implements ClassFileTransformer {
               public void run() {
                 try {
                   long start = System.nanoTime();
-                  int woven = weaveLoaded(instrumentation, onStack);
+                  int woven = weaveLoaded(instrumentation, Collections.<String>emptySet());
                   AgentLog.debug(
                       "the servlet gate is in place: "
                           + woven
@@ -239,7 +236,15 @@ final class ServletGate implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classFile) {
-    // first of all: the gate's weaving is Weir's own work, never charged by a config limit
+    // the look at the bytes calls nothing a config limit may name (java.lang, Weir's own search)
+    if (internalName == null
+        || classFile == null
+        || internalName.startsWith("java/")
+        || internalName.startsWith("dev/weir/agent/")
+        || !SERVICE_DESCRIPTOR.in(classFile)) {
+      return null;
+    }
+    // a servlet's weaving is Weir's own work, never charged by a config limit
     int[] section = CallDepth.enterWeir();
     try {
       return transformOwn(loader, internalName, classBeingRedefined, classFile);
@@ -250,11 +255,7 @@ final class ServletGate implements ClassFileTransformer {
 
   private byte[] transformOwn(
       ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
-    if (internalName == null
-        || classFile == null
-        || internalName.startsWith("java/")
-        || internalName.startsWith("dev/weir/agent/")
-        || !mentionsService(classFile)) {
+    if (!mentionsService(classFile)) {
       return null;
     }
     try {

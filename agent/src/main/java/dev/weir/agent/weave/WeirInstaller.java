@@ -128,6 +128,9 @@ public final class WeirInstaller {
     // the servlet gate: with http entries or method patterns, now (at start-up the loaded classes,
     // the JDK's, are looked over on a thread of Weir's); otherwise once a class is woven with a
     // limit
+    if (!premain) {
+      transformer.servletApiMayBeLoaded(); // a running JVM: it may serve requests already
+    }
     int servlets = Weaving.ensureServletGate(instrumentation, transformer, !premain);
     String retransformed = "";
     if (!premain) {

@@ -266,22 +266,49 @@ final class WeirTransformer implements ClassFileTransformer {
     }
   }
 
+  /**
+   * Whether the servlet API has loaded ({@code javax.servlet.Servlet} or {@code
+   * jakarta.servlet.Servlet}): until then no request can reach a limited method, and the task of
+   * {@link #onFirstWoven} waits. A JVM that serves no servlet never gets the gate, nor the
+   * retransformation-capable transformer and the look over its loaded classes that come with it.
+   */
+  private volatile boolean servletApiSeen;
+
+  /** Notes the servlet API's loading; runs the task a first limit left waiting for it. */
+  private void noteServletApi(String internalName) {
+    if (servletApiSeen
+        || internalName == null
+        || !(internalName.equals("javax/servlet/Servlet")
+            || internalName.equals("jakarta/servlet/Servlet"))) {
+      return;
+    }
+    servletApiSeen = true;
+    if (woven) {
+      firstClassWoven();
+    }
+  }
+
+  /**
+   * Takes the servlet API as loaded (an attach, whose loaded classes the gate looks over anyway).
+   */
+  void servletApiMayBeLoaded() {
+    servletApiSeen = true;
+  }
+
   private byte[] transformAny(
       ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
+    noteServletApi(internalName);
     try {
+      if (!config.hasPatterns()) {
+        // no config limit could charge the agent's own work, so no section: a class load costs
+        // the application's threads no thread-local of Weir's (two fields read, nothing called)
+        return transformNoted(loader, internalName, classBeingRedefined, classFile);
+      }
       // first of all, before any call a config limit could name: the agent's own work is never
       // charged (only java.lang runs before this, which no limit may name)
       int[] section = CallDepth.enterWeir();
       try {
-        if (unwovenOnOverflow != null) {
-          reportUnwovenOnOverflow();
-        }
-        String w = watched;
-        if (w != null && w.equals(internalName)) {
-          watchedSeen = true;
-          watched = null;
-        }
-        return transformOwn(loader, internalName, classBeingRedefined, classFile);
+        return transformNoted(loader, internalName, classBeingRedefined, classFile);
       } finally {
         section[0]--; // a plain store: no StackOverflowError can skip it
       }
@@ -296,6 +323,20 @@ final class WeirTransformer implements ClassFileTransformer {
         return null;
       }
     }
+  }
+
+  /** Reports a class left unwoven before, notes the watched class, and transforms. */
+  private byte[] transformNoted(
+      ClassLoader loader, String internalName, Class<?> classBeingRedefined, byte[] classFile) {
+    if (unwovenOnOverflow != null) {
+      reportUnwovenOnOverflow();
+    }
+    String w = watched;
+    if (w != null && w.equals(internalName)) {
+      watchedSeen = true;
+      watched = null;
+    }
+    return transformOwn(loader, internalName, classBeingRedefined, classFile);
   }
 
   /**
@@ -479,6 +520,9 @@ final class WeirTransformer implements ClassFileTransformer {
     Runnable task;
     synchronized (firstWovenLock) {
       woven = true;
+      if (!servletApiSeen) {
+        return; // no servlet can serve yet: the task waits for the servlet API to load
+      }
       task = firstWoven;
       firstWoven = null;
     }
