@@ -131,7 +131,11 @@ final class Unlimitable {
       "acquire"
     },
     {"jdk.internal.misc.Unsafe#getAndAddInt(Ljava/lang/Object;JI)I", "acquire"},
+    {"jdk.internal.misc.Unsafe#getInt(Ljava/lang/Object;J)I", "weave"},
+    {"jdk.internal.misc.Unsafe#getIntUnaligned(Ljava/lang/Object;J)I", "weave"},
     {"jdk.internal.misc.Unsafe#getIntVolatile(Ljava/lang/Object;J)I", "acquire"},
+    {"jdk.internal.misc.Unsafe#getLong(Ljava/lang/Object;J)J", "weave"},
+    {"jdk.internal.misc.Unsafe#getLongUnaligned(Ljava/lang/Object;J)J", "weave"},
     {
       "jdk.internal.misc.Unsafe#getReferenceAcquire(Ljava/lang/Object;J)Ljava/lang/Object;",
       "acquire"
@@ -146,9 +150,14 @@ final class Unlimitable {
     {"jdk.internal.misc.Unsafe#unpark(Ljava/lang/Object;)V", "acquire"},
     {"jdk.internal.misc.Unsafe#weakCompareAndSetInt(Ljava/lang/Object;JII)Z", "acquire"},
     {"jdk.internal.util.ArraysSupport#hashCodeOfUnsigned([BIII)I", "acquire"},
+    {"jdk.internal.util.ArraysSupport#mismatch([BI[BII)I", "weave"},
     {"jdk.internal.util.ArraysSupport#newLength(III)I", "acquire"},
     {"jdk.internal.util.ArraysSupport#unsignedHashCode(I[BII)I", "acquire"},
     {"jdk.internal.util.ArraysSupport#vectorizedHashCode(Ljava/lang/Object;IIII)I", "acquire"},
+    {
+      "jdk.internal.util.ArraysSupport#vectorizedMismatch(Ljava/lang/Object;JLjava/lang/Object;JII)I",
+      "weave"
+    },
     {"jdk.internal.util.DecimalDigits#stringSize(I)I", "acquire"},
     {"jdk.internal.util.DecimalDigits#uncheckedGetCharsLatin1(II[B)I", "acquire"},
     {"jdk.internal.util.DecimalDigits#uncheckedPutCharLatin1([BII)V", "acquire"},
