@@ -93,9 +93,9 @@ class AgentOptionsIT {
         "[weir] ERROR agent argument watch must be true or false (or yes/no, on/off), was 'often'",
         "[weir] ERROR agent argument prometheus must be [HOST:]PORT with a port from 0 to 65535,"
             + " was 'host:99999'",
-        "[weir] ERROR agent argument summary must be a whole number from 1 to 2147483647, was"
+        "[weir] ERROR agent argument summary must be a whole number from 0 (off) to 2147483647, was"
             + " '-1'",
-        "[weir] ERROR agent argument drainOnExit must be a whole number from 1 to"
+        "[weir] ERROR agent argument drainOnExit must be a whole number from 0 (off) to"
             + " 9223372036854775807, was 'soon'",
         "[weir] ERROR " + STOPPING.replace("N", "8"));
   }

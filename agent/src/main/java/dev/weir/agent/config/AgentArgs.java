@@ -207,14 +207,15 @@ public final class AgentArgs {
     return (int) keys;
   }
 
-  /** A whole number of seconds or milliseconds, {@code >= 1}; 0 (off) if absent or bad. */
+  /** A whole number of seconds or milliseconds, {@code >= 0}; 0 (off) if absent, 0 or bad. */
   private long positive(String key, String text, long max) {
     if (text == null) {
       return 0;
     }
-    long value = whole(text, 1, max);
-    if (value < 1) {
-      errors.add(name(key) + " must be a whole number from 1 to " + max + ", was '" + text + "'");
+    long value = whole(text, 0, max); // 0: off, as when it is not given
+    if (value < 0) {
+      errors.add(
+          name(key) + " must be a whole number from 0 (off) to " + max + ", was '" + text + "'");
       return 0;
     }
     return value;

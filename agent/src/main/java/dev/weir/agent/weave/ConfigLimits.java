@@ -75,6 +75,14 @@ final class ConfigLimits {
    */
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom;
 
+  /**
+   * The classes known to be loaded (internal names, whatever the loader) while there are {@code
+   * Type+} patterns: each seen loading, and each found loaded by a walk over the loaded classes. A
+   * subtype whose ancestor is among them gains an override rather than wait for that ancestor to
+   * load (it has). By name: a class of that name in another loader counts too (the safe side).
+   */
+  private final Set<String> loadedNames;
+
   /** Ancestors newly in {@link #inheritedFrom}: their loaded classes are to be woven again. */
   private final Set<String> pendingAncestors =
       Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
@@ -83,16 +91,19 @@ final class ConfigLimits {
     this(
         new ConcurrentHashMap<String, Set<String>>(),
         new ConcurrentHashMap<Integer, Map<String, Set<String>>>(),
-        new ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>>());
+        new ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>>(),
+        Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>()));
   }
 
   private ConfigLimits(
       Map<String, Set<String>> subtypes,
       ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader,
-      ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom) {
+      ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom,
+      Set<String> loadedNames) {
     this.subtypes = subtypes;
     this.rootsByLoader = rootsByLoader;
     this.inheritedFrom = inheritedFrom;
+    this.loadedNames = loadedNames;
   }
 
   /**
@@ -249,7 +260,7 @@ final class ConfigLimits {
     Reload reload =
         new Reload(
             subtypeRoots(limits).equals(subtypes.keySet())
-                ? new ConfigLimits(subtypes, rootsByLoader, inheritedFrom)
+                ? new ConfigLimits(subtypes, rootsByLoader, inheritedFrom, loadedNames)
                 : new ConfigLimits());
     boolean backendKept = this.backend != null && this.backend.sameAs(backend);
     reload.next.backend = backendKept ? this.backend : backend;
@@ -513,6 +524,58 @@ final class ConfigLimits {
   }
 
   /**
+   * Whether a class of this name may be loaded already: seen loading, or found among the loaded
+   * classes, while there were {@code Type+} patterns.
+   *
+   * @param internalName the class
+   * @return true if it may be loaded
+   */
+  boolean mayBeLoaded(String internalName) {
+    return loadedNames.contains(internalName);
+  }
+
+  /**
+   * Notes a class found loaded (a walk over the loaded classes: at start-up the JDK's, at an attach
+   * or a reload every one), for {@link #mayBeLoaded}.
+   *
+   * @param type a loaded class
+   */
+  void noteLoadedName(Class<?> type) {
+    if (!subtypes.isEmpty()) {
+      loadedNames.add(type.getName().replace('.', '/'));
+    }
+  }
+
+  /**
+   * The entries other than {@code first} whose patterns reach the method too: each is noted as
+   * having reached it, and refused there, naming the entry that limits it (one config limit per
+   * method in this version, the first in the file).
+   */
+  void shadowed(
+      Entry first,
+      String typeName,
+      String methodName,
+      List<String> parameterTypes,
+      ClassLoader loader,
+      String origin) {
+    for (Entry entry : entries) {
+      if (entry != first
+          && !entry.name.equals(first.name)
+          && matchesType(entry.pattern, typeName, loader)
+          && entry.pattern.matchesMethod(methodName, parameterTypes)) {
+        entry.refuse(
+            origin,
+            "'"
+                + first.name
+                + "' ("
+                + first.pattern
+                + ") limits it: a method takes one config limit in this version, the first"
+                + " entry's in the file");
+      }
+    }
+  }
+
+  /**
    * Whether a class, as {@code loader} resolves its name, is or descends from a {@code Type+}
    * pattern's type.
    *
@@ -582,6 +645,42 @@ final class ConfigLimits {
       i.remove();
     }
     return taken;
+  }
+
+  /**
+   * Passes an ancestor's record on to its own supertypes: an ancestor woven in place supplies what
+   * its own ancestors supply too (one whose class file could not be read, say, was recorded without
+   * them).
+   *
+   * @param internalName a class being woven
+   * @param superName its superclass (internal name), null for none
+   * @param interfaces its direct interfaces (internal names)
+   */
+  void inheritUpwards(String internalName, String superName, String[] interfaces) {
+    if (inheritedFrom.isEmpty()) {
+      return;
+    }
+    Map<String, Set<String>> roots = inheritedFrom.get(internalName);
+    if (roots == null) {
+      return;
+    }
+    for (Map.Entry<String, Set<String>> e : roots.entrySet()) {
+      List<String> up = new ArrayList<String>();
+      if (superName != null && !superName.equals("java/lang/Object")) {
+        up.add(superName);
+      }
+      for (String i : interfaces) {
+        up.add(i);
+      }
+      for (String ancestor : up) {
+        if (ancestor.equals(e.getKey())) {
+          continue; // the pattern's type itself: limited where it declares
+        }
+        for (String heir : e.getValue()) {
+          inheritFrom(e.getKey(), ancestor, heir, mayBeLoaded(ancestor));
+        }
+      }
+    }
   }
 
   /** A config entry that reaches a method an ancestor supplies to a {@code Type+} family. */
@@ -699,6 +798,7 @@ final class ConfigLimits {
   private boolean record(
       int loaderId, String internalName, Map<String, Set<String>> known, Set<String> roots) {
     known.put(internalName, roots);
+    loadedNames.add(internalName); // it loads (or is loaded): only its own load records it
     if (roots.isEmpty()) {
       return false;
     }

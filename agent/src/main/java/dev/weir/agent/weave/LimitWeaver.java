@@ -123,18 +123,29 @@ final class LimitWeaver {
     Plan plan = new Plan(loader);
     List<MethodModel> limited = new ArrayList<MethodModel>();
     Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
+    config.inheritUpwards(type.internalName, type.superName, type.interfaces);
     for (MethodModel method : type.methods) {
-      if (method.is(Opcodes.ACC_BRIDGE) || method.is(Opcodes.ACC_SYNTHETIC)) {
-        continue;
+      boolean bridge = method.is(Opcodes.ACC_BRIDGE);
+      if (method.is(Opcodes.ACC_SYNTHETIC) && !bridge) {
+        continue; // a lambda's body, an accessor: no method a user calls
       }
       ConfigLimits.Entry entry =
           config.match(type.name, method.name, method.parameterNames(), loader);
+      if (bridge && entry == null) {
+        continue; // annotations never weave a bridge (the compiler copies them onto it)
+      }
+      if (entry != null) {
+        // a bridge of a config limit is woven too: a generic subtype's bridge calls the inherited
+        // implementation with invokespecial, past any override; nested calls pass free
+        config.shadowed(
+            entry, type.name, method.name, method.parameterNames(), loader, type.origin(method));
+      }
       if (entry == null && inheritable(method)) {
         // an implementation this class supplies to subtypes of a Type+ pattern's type that it is
         // not itself one of: limited here, for instances of that type only
         ConfigLimits.InheritedMatch inherited =
             config.matchInherited(type.internalName, method.name, method.parameterNames());
-        if (inherited != null) {
+        if (inherited != null && !bridge) {
           planInheritedInPlace(plan, type, method, inherited, loader, placement);
           continue;
         }

@@ -72,6 +72,9 @@ final class NearMatch {
     String wanted = pattern.methodName();
     Set<String> candidates = new LinkedHashSet<String>();
     for (MethodModel m : model.methods) {
+      if (pattern.matchesMethod(m.name, m.parameterNames())) {
+        return null; // the class has the very method: it matched nothing for another reason
+      }
       if (!m.name.startsWith("<") && !m.name.startsWith("lambda$") && !m.name.contains("$")) {
         candidates.add(m.name + m.parameterList());
       }

@@ -168,28 +168,6 @@ final class WeirTransformer implements ClassFileTransformer {
     loadedNames = names;
   }
 
-  /**
-   * Whether the class of this name is loaded as {@code loader} or one of its parents resolves it
-   * (they are its initiating loaders); true when it cannot be told (no instrumentation).
-   */
-  private boolean isInitiated(ClassLoader loader, String internalName) {
-    Instrumentation inst = instrumentation;
-    if (inst == null) {
-      return true;
-    }
-    String name = internalName.replace('/', '.');
-    for (ClassLoader l = loader; ; l = l.getParent()) {
-      for (Class<?> c : inst.getInitiatedClasses(l)) {
-        if (c.getName().equals(name)) {
-          return true;
-        }
-      }
-      if (l == null) {
-        return false;
-      }
-    }
-  }
-
   /** Whether a thread of Weir's is weaving ancestors again ({@link #weaveAncestorsLater}). */
   private final AtomicBoolean ancestorsScheduled = new AtomicBoolean();
 
@@ -639,7 +617,11 @@ final class WeirTransformer implements ClassFileTransformer {
     boolean subtypes = limits.anyRootAmong(loaded);
     boolean previousSubtypes = previous != null && previous.anyRootAmong(loaded);
     for (Class<?> type : loaded) {
-      if (type.isArray() || type.isPrimitive() || !instrumentation.isModifiableClass(type)) {
+      if (type.isArray() || type.isPrimitive()) {
+        continue;
+      }
+      limits.noteLoadedName(type); // a Type+ subtype loading later gains an override instead
+      if (!instrumentation.isModifiableClass(type)) {
         continue;
       }
       String internalName = type.getName().replace('.', '/');
@@ -825,7 +807,7 @@ final class WeirTransformer implements ClassFileTransformer {
                   : new LoadedNames() {
                     @Override
                     public boolean mayBeLoaded(ClassLoader loader, String internalName) {
-                      return isInitiated(loader, internalName);
+                      return config.mayBeLoaded(internalName);
                     }
                   });
           weaver = w;

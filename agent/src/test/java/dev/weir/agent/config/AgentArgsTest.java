@@ -121,8 +121,8 @@ class AgentArgsTest {
             "agent argument watch must be true or false (or yes/no, on/off), was 'often'",
             "agent argument prometheus must be [HOST:]PORT with a port from 0 to 65535, was"
                 + " 'host:99999'",
-            "agent argument summary must be a whole number from 1 to 2147483647, was '-1'",
-            "agent argument drainOnExit must be a whole number from 1 to 9223372036854775807,"
+            "agent argument summary must be a whole number from 0 (off) to 2147483647, was '-1'",
+            "agent argument drainOnExit must be a whole number from 0 (off) to 9223372036854775807,"
                 + " was 'soon'"),
         args.errors());
     assertFalse(args.watch());
@@ -157,10 +157,13 @@ class AgentArgsTest {
         "agent argument prometheus must be [HOST:]PORT with a port from 0"
             + " to 65535, was 'localhost'"
       },
-      {"summary=0", "agent argument summary must be a whole number from 1 to 2147483647, was '0'"},
+      {
+        "summary=x",
+        "agent argument summary must be a whole number from 0 (off) to 2147483647, was 'x'"
+      },
       {
         "drainOnExit=1.5",
-        "agent argument drainOnExit must be a whole number from 1 to"
+        "agent argument drainOnExit must be a whole number from 0 (off) to"
             + " 9223372036854775807, was '1.5'"
       },
     };
@@ -237,5 +240,13 @@ class AgentArgsTest {
     AgentArgs args = AgentArgs.parse("maxKeys=5", system);
     assertEquals(List.of(), args.errors());
     assertEquals(5, args.maxKeys());
+  }
+
+  @Test
+  void zeroSwitchesTheSummaryAndTheDrainOff() {
+    AgentArgs args = AgentArgs.parse("summary=0,drainOnExit=0", new Properties());
+    assertEquals(List.of(), args.errors());
+    assertEquals(0, args.summarySeconds());
+    assertEquals(0, args.drainOnExitMillis());
   }
 }

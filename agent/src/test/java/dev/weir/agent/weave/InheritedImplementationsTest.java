@@ -46,7 +46,13 @@ class InheritedImplementationsTest {
                 + "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }\n"
                 + "  - name: inherit-flushes\n"
                 + "    methods: \"fixtures.inherit.Sink+#flush\"\n"
-                + "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }\n");
+                + "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }\n"
+                + "  - name: inherit-puts\n"
+                + "    methods: \"fixtures.inherit.Putter+#put(java.lang.String)\"\n"
+                + "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }\n"
+                + "  - name: inherit-writes-again\n"
+                + "    methods: \"fixtures.inherit.Sink+#write\"\n"
+                + "    tokenBucket: { rate: 1, per: HOURS, capacity: 9 }\n");
     assertTrue(file.errors().isEmpty(), file.errors().toString());
     config = ConfigLimits.register(file.limits(), clock);
     final ConfigLimits limits = config;
@@ -61,6 +67,8 @@ class InheritedImplementationsTest {
     AgentLog.setLevel(AgentLog.INFO);
     LimiterRegistry.supersede("name inherit-writes");
     LimiterRegistry.supersede("name inherit-flushes");
+    LimiterRegistry.supersede("name inherit-puts");
+    LimiterRegistry.supersede("name inherit-writes-again");
   }
 
   @Test
@@ -155,6 +163,37 @@ class InheritedImplementationsTest {
                     "fixtures.inherit.Inheriting#flush() (inherited from fixtures.inherit.Base)"),
         flushes.toString());
     assertFalse(writes.toString().contains("NotASink"), writes.toString());
+  }
+
+  @Test
+  void aBridgeToAGenericSuperclassIsLimitedWhicheverLoadsFirst() throws Exception {
+    for (boolean boxFirst : new boolean[] {true, false}) {
+      setUp(); // a fresh loader and limits
+      if (boxFirst) {
+        loader.loadClass(PKG + "Box"); // loaded before: the subtype gains an override
+      }
+      Object box = loader.loadClass(PKG + "StringBox").getConstructor().newInstance();
+      Method put = loader.loadClass(PKG + "Putter").getMethod("put", String.class);
+      put.invoke(box, "a");
+      put.invoke(box, "b");
+      assertEquals(
+          "inherit-puts",
+          limitedBy(() -> put.invoke(box, "c")).limiterName(),
+          "Box first " + boxFirst);
+      assertEquals(2, limiter("inherit-puts").granted(), "once a call through the bridge");
+      tearDown();
+    }
+  }
+
+  @Test
+  void aSecondEntryReachingTheSameMethodIsReportedAsNotLimitingIt() throws Exception {
+    Object sink = loader.loadClass(PKG + "Inheriting").getConstructor().newInstance();
+    loader.loadClass(PKG + "Base").getMethod("write", int.class).invoke(sink, 1);
+    List<String> unlimited = config.unlimited("inherit-writes-again", null);
+    assertEquals(1, unlimited.size(), unlimited.toString());
+    assertTrue(
+        unlimited.get(0).contains("'inherit-writes' (fixtures.inherit.Sink+#write) limits it"),
+        unlimited.toString());
   }
 
   private static BucketLimiter limiter(String name) {
