@@ -94,7 +94,7 @@ class AttachIT {
           app.weir("attach", app.pid, "config=" + second + ",watch=true,summary=abc").assertExit(1);
       assertEquals(
           List.of(
-              "[weir] ERROR agent argument summary must be a whole number from 1 to 2147483647,"
+              "[weir] ERROR agent argument summary must be a whole number from 0 (off) to 2147483647,"
                   + " was 'abc'",
               "[weir] ERROR agent arguments: 1 error(s); the attach changes nothing"),
           weirLines(List.of(bad.err.split("\\R"))),
