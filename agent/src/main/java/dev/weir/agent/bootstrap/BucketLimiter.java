@@ -233,8 +233,18 @@ public final class BucketLimiter extends Limiter {
   public long acquire(String key) {
     if (key == null) {
       key = "null"; // a toString() that returns null
+    } else if (KeyDigest.isLong(key)) {
+      key = held(key);
     }
     return cluster == null ? acquireLocal(key) : acquireShared(key);
+  }
+
+  /** The digest a long key is held as; the key itself is looked at for an identity string first. */
+  private String held(String key) {
+    if (identitySource != null) {
+      keyedBuckets().lookForIdentity(key);
+    }
+    return KeyDigest.of(key);
   }
 
   private long acquireLocal(String key) {
@@ -268,6 +278,9 @@ public final class BucketLimiter extends Limiter {
     if (dryRun) {
       return; // a dry run may not have taken anything: it admits what it would limit
     }
+    if (key != null) {
+      key = KeyDigest.of(key);
+    }
     if (cluster != null) {
       long answer = cluster.exchange(Backend.REFUND, key, bucket, permits);
       if (answer != Backend.UNAVAILABLE) {
@@ -293,6 +306,9 @@ public final class BucketLimiter extends Limiter {
 
   @Override
   public long probe(String key) {
+    if (key != null) {
+      key = KeyDigest.of(key);
+    }
     if (cluster != null) {
       GcraBucket b = bucket;
       long answer =

@@ -674,15 +674,26 @@ final class KeyedBuckets {
   }
 
   /**
+   * Remembers {@code key} for {@link #identityWarning()} if identities are looked for and it is the
+   * first key that looks like one. Called for each new key, and for each key too long to be held as
+   * it is (whose digest would hide its form) before it is digested.
+   *
+   * @param key the key as the call gave it
+   */
+  void lookForIdentity(String key) {
+    if (identitySource != null && identityKey == null && looksLikeIdentity(key)) {
+      identityKey = key; // reported by the sweeper, off the caller's path
+      KeySweeper.nudge();
+    }
+  }
+
+  /**
    * A new key was inserted at {@code nowNanos}: its state may be idle again one emission interval
    * later (after a single call), so a sweep is due no later than that; near the bound, the heap
    * learns of it (its idle instant is no earlier than now).
    */
   private void inserted(long nowNanos, String key) {
-    if (identitySource != null && identityKey == null && looksLikeIdentity(key)) {
-      identityKey = key; // reported by the sweeper, off the caller's path
-      KeySweeper.nudge();
-    }
+    lookForIdentity(key);
     long idleAt = nowNanos + current.bucket.intervalNanos();
     synchronized (lock) {
       if (!sweepDue || idleAt - sweepDueNanos < 0) {
