@@ -278,4 +278,23 @@ class WebLimitsIT {
     assertTrue(r.longValue("stress.requests") > 32 * 50, r.toString());
     assertQuiet(r);
   }
+
+  @ParameterizedTest
+  @MethodSource("containers")
+  void keysAClientChoosesCostABoundedSizeWhateverTheirLength(String jdk, String container)
+      throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "limits:",
+            "  - name: by-header",
+            "    http: { paths: \"/h/**\" }",
+            "    key: \"header:X-Api-Key\"",
+            "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }");
+    // 8,000 keys of 7,000 bytes held whole take 56 MB: more than the app's heap
+    Result r = run(jdk, container, config, "keyflood", List.of("-Xmx48m")).assertExit(0);
+    assertEquals("8000", r.value("flood.admitted"), "each new key has its full bucket\n" + r);
+    assertEquals("0", r.value("flood.other"), r.toString());
+    assertTrue(r.longValue("flood.usedHeapMb") < 32, r.toString());
+    assertQuiet(r);
+  }
 }
