@@ -6,8 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyChar;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
 
 import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
 
 /** Keys longer than 64 UTF-8 bytes are held as a 128-bit SHA-256 digest, and limit as keys. */
 class KeyDigestTest {
@@ -83,5 +91,27 @@ class KeyDigestTest {
     String warning = l.keyedBuckets().identityWarning();
     assertNotNull(warning);
     assertTrue(warning.contains(identity), warning);
+  }
+
+  @Test
+  void clusterScopeNamesALongKeyByItsDigestSoEveryJvmNamesItAlike() {
+    Backend backend = mock(Backend.class);
+    when(backend.awaitAnswering()).thenReturn(true);
+    when(backend.exchange(any(), anyChar(), any(), any(), anyLong())).thenReturn(0L);
+    GcraBucket bucket =
+        GcraBucket.create(Discipline.TOKEN_BUCKET, 1, MINUTES, 2, false, Long.MAX_VALUE, 0);
+    ClusterScope scope = new ClusterScope(backend, "", "shared", ClusterScope.OnFailure.REJECT);
+    BucketLimiter l =
+        new BucketLimiter(
+            "shared", "Test#m(java.lang.String)", bucket, 1, new FakeClock(0), false, scope);
+    String key = repeat("a", 65);
+    assertEquals(Limiter.ADMITTED, l.acquire(key));
+    l.probe(key);
+    l.refund(key);
+    ArgumentCaptor<String> names = ArgumentCaptor.forClass(String.class);
+    verify(backend, times(3)).exchange(any(), anyChar(), names.capture(), any(), anyLong());
+    for (String name : names.getAllValues()) {
+      assertEquals("weir:{shared:sha256:635361c48bb9eab14198e76ea8ab7f1a}", name);
+    }
   }
 }
