@@ -227,16 +227,29 @@ class ConfigValidationIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
-  void anEmptyConfigFileStartsWithAWarning(String jdk) throws IOException {
+  void anEmptyConfigFileStopsTheJvmAndAnEmptyListOfLimitsStartsWithAWarning(String jdk)
+      throws IOException {
     Path file = ForkedJvm.configFile("# limits come later", "");
-    Result r =
-        ForkedJvm.withAgent(jdk, "config=" + file, "dev.weir.it.fixtures.Legacy").assertExit(0);
+    Result r = ForkedJvm.withAgent(jdk, "config=" + file, "dev.weir.it.fixtures.Legacy");
+    r.assertExit(1);
     assertTrue(
         r.err.contains(
-            "[weir] WARN "
+            "[weir] ERROR "
                 + file
-                + ": the config file is empty or all comments: it limits nothing"),
+                + ": the config file is empty (nothing but blanks and comments): write `limits: []`"
+                + " to remove every limit\n"),
         r.err);
-    assertTrue(r.err.contains("started: 0 limits from " + file), r.err);
+    assertTrue(r.err.contains(": 1 error(s); stopping the JVM before main (exit code 1)"), r.err);
+
+    Path none = ForkedJvm.configFile("limits: []");
+    Result started =
+        ForkedJvm.withAgent(jdk, "config=" + none, "dev.weir.it.fixtures.Legacy").assertExit(0);
+    assertTrue(
+        started.err.contains(
+            "[weir] WARN "
+                + none
+                + ": the config file's list of limits is empty: it limits nothing"),
+        started.err);
+    assertTrue(started.err.contains("started: 0 limits from " + none), started.err);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.it.ForkedJvm.Result;
 import java.io.File;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -131,6 +132,102 @@ class OperationsIT {
               .anyMatch(s -> s.startsWith("gauge weir_available_permits{limiter=meter} ")));
       assertTrue(samples.stream().noneMatch(s -> s.contains("a\"b")), "keys are never labels");
     }
+  }
+
+  /**
+   * 200 connections that send a header line a second, or nothing, leave scrapes answered, and each
+   * is closed about 5 s after it opened (SPEC "Observability", the Prometheus endpoint).
+   */
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void scrapesAreAnsweredWhileTwoHundredSlowClientsHoldConnections(String jdk) throws Exception {
+    try (LiveJvm app = LiveJvm.withAgent(jdk, "prometheus=127.0.0.1:0")) {
+      String line = app.awaitErr("metrics at http://127.0.0.1:");
+      URI url = URI.create(line.substring(line.indexOf("http://")));
+      InetSocketAddress address = new InetSocketAddress(url.getHost(), url.getPort());
+      assertEquals(200, scrape(address), "answered before the slow clients come");
+      List<Long> millis = new ArrayList<>();
+      List<Long> idleHeld;
+      List<Long> slowHeld;
+      int fewestOpen = Integer.MAX_VALUE;
+      try (SlowClients slow = new SlowClients(address, 200)) {
+        long end = System.nanoTime() + 12_000_000_000L; // past the first ones' 5 s, at most 60
+        while (System.nanoTime() - end < 0 && millis.size() < 60) {
+          fewestOpen = Math.min(fewestOpen, slow.open());
+          long start = System.nanoTime();
+          int status = scrape(address);
+          millis.add(status == 200 ? (System.nanoTime() - start) / 1_000_000 : SCRAPE_TIMEOUT);
+          Thread.sleep(200);
+        }
+        idleHeld = slow.idleHeldNanos();
+        slowHeld = slow.slowHeldNanos();
+        assertEquals(null, slow.failure());
+      }
+      List<Long> sorted = new ArrayList<>(millis);
+      sorted.sort(null);
+      long median = sorted.get(sorted.size() / 2);
+      long max = sorted.get(sorted.size() - 1);
+      System.out.println(
+          "[slow clients] "
+              + jdk
+              + ": "
+              + millis.size()
+              + " scrapes with 200 slow and idle connections open (fewest "
+              + fewestOpen
+              + "): median "
+              + median
+              + " ms, max "
+              + max
+              + " ms (timeout "
+              + SCRAPE_TIMEOUT
+              + "); first connections closed by the server after, idle "
+              + seconds(idleHeld)
+              + ", slow "
+              + seconds(slowHeld));
+      assertTrue(fewestOpen >= 150, "the clients held their connections: " + fewestOpen);
+      // a loaded 2-core machine may stall the JVM for a second; a worker held by a slow client
+      // is a timeout
+      assertTrue(max < 3_000, "every scrape answered within 3 s: " + millis);
+      assertTrue(median < 1_000, "scrapes answered at once: " + millis);
+      for (List<Long> held : List.of(idleHeld, slowHeld)) {
+        assertEquals(100, held.size(), "each first connection closed by the server: " + held);
+        for (long nanos : held) {
+          assertTrue(nanos >= 4_500_000_000L && nanos < 9_000_000_000L, "held 5 s: " + held);
+        }
+      }
+    }
+  }
+
+  private static final long SCRAPE_TIMEOUT = 10_000;
+
+  /** One {@code GET /metrics} on a new connection: its status, or 0 if none within 10 s. */
+  private static int scrape(InetSocketAddress address) throws java.io.IOException {
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(address, (int) SCRAPE_TIMEOUT);
+      s.setSoTimeout((int) SCRAPE_TIMEOUT);
+      s.getOutputStream()
+          .write(
+              "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                  .getBytes(StandardCharsets.US_ASCII));
+      String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      if (!answer.contains("weir_calls_total")) {
+        return -1;
+      }
+      return Integer.parseInt(answer.substring("HTTP/1.1 ".length(), "HTTP/1.1 200".length()));
+    } catch (java.net.SocketTimeoutException timedOut) {
+      return 0;
+    }
+  }
+
+  private static String seconds(List<Long> nanos) {
+    if (nanos.isEmpty()) {
+      return "none";
+    }
+    return String.format(
+        "%.1f-%.1f s (%d)",
+        java.util.Collections.min(nanos) / 1e9,
+        java.util.Collections.max(nanos) / 1e9,
+        nanos.size());
   }
 
   @ParameterizedTest

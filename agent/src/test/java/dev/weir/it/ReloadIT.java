@@ -233,6 +233,96 @@ class ReloadIT {
     }
   }
 
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void anEmptyFileIsRefusedAndAnEmptyListRemovesEveryConfigLimit(String jdk) throws Exception {
+    Path config = ForkedJvm.configFile(V1);
+    try (LiveJvm app = LiveJvm.withAgent(jdk, "config=" + config)) {
+      assertArrayEquals(new int[] {3, 1, 0}, app.call("save", 4));
+      write(config, "# emptied while being rewritten");
+      Result empty = app.weir("reload", app.pid).assertExit(1);
+      assertTrue(
+          empty.err.contains(
+              config
+                  + ": the config file is empty (nothing but blanks and comments): write `limits:"
+                  + " []` to remove every limit"),
+          empty.err);
+      assertArrayEquals(new int[] {0, 1, 0}, app.call("save", 1), "every limit stays");
+
+      write(config, "limits: []");
+      Result none = app.weir("reload", app.pid).assertExit(0);
+      assertTrue(none.out.contains("'legacy-saves' removed"), none.out);
+      assertTrue(none.out.contains("'orders' removed"), none.out);
+      assertTrue(
+          app.err().contains(config + ": the config file's list of limits is empty"), app.err());
+      assertArrayEquals(new int[] {3, 0, 0}, app.call("save", 3), "no config limit");
+      String agent = app.send("agent");
+      assertTrue(agent.startsWith("agent succeeded=1 failed=1 "), agent);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aWatchedFileThatGoesOrCannotBeReadIsAFailedReload(String jdk) throws Exception {
+    // as Kubernetes mounts a ConfigMap: weir.yaml -> ..data/weir.yaml, ..data -> a dated directory
+    Path mount = Files.createTempDirectory("weir-configmap");
+    Path dated = Files.createDirectory(mount.resolve("..2026_01"));
+    Path target = dated.resolve("weir.yaml");
+    Files.write(target, (String.join("\n", V1) + "\n").getBytes(StandardCharsets.UTF_8));
+    Files.createSymbolicLink(mount.resolve("..data"), dated.getFileName());
+    Path link = mount.resolve("weir.yaml");
+    Files.createSymbolicLink(link, mount.getFileSystem().getPath("..data", "weir.yaml"));
+    try (LiveJvm app = LiveJvm.withAgent(jdk, "config=" + link + ",watch=true")) {
+      assertArrayEquals(new int[] {3, 1, 0}, app.call("save", 4));
+      assertTrue(awaitStatus(app, l -> l.startsWith("legacy-saves")), "the MBeans are there");
+
+      Files.delete(target); // the link's target is gone
+      String gone = awaitAgent(app, "failed=1 ");
+      assertTrue(
+          gone.contains("lastError=" + link + ": cannot read the config file (java.nio.file"),
+          gone);
+      app.awaitErr("[weir] ERROR " + link + ": cannot read the config file (");
+      assertArrayEquals(new int[] {0, 1, 0}, app.call("save", 1), "every limit stays");
+
+      Files.createDirectory(target); // something there that is not a file: unreadable
+      String unreadable = awaitAgent(app, "failed=2 ");
+      assertTrue(unreadable.contains(": cannot read the config file ("), unreadable);
+
+      Files.delete(target);
+      Files.delete(link); // the file itself is deleted
+      awaitAgent(app, "failed=3 "); // each change counted once, not once a second
+      assertArrayEquals(new int[] {0, 1, 0}, app.call("save", 1), "every limit stays");
+
+      write(link, V2); // back: applied
+      app.awaitErr("config reloaded from " + link);
+      assertArrayEquals(new int[] {2, 1, 0}, app.call("load", 3), "V2 applies");
+
+      write(link, "# emptied"); // an empty file stable for a second drops nothing
+      String empty = awaitAgent(app, "failed=4 ");
+      assertTrue(empty.contains("write `limits: []` to remove every limit"), empty);
+      assertArrayEquals(new int[] {0, 1, 0}, app.call("save", 1), "every limit stays");
+      assertArrayEquals(new int[] {0, 1, 0}, app.call("load", 1), "every limit stays");
+
+      write(link, "limits: []");
+      app.awaitErr("'legacy-loads' removed");
+      assertArrayEquals(new int[] {2, 0, 0}, app.call("save", 2), "no config limit");
+      assertTrue(app.send("agent").startsWith("agent succeeded=2 failed=4 "));
+    }
+  }
+
+  /** Waits up to 15 s for the agent MBean's line (see {@code Operated}) to contain {@code text}. */
+  static String awaitAgent(LiveJvm app, String text) throws InterruptedException {
+    String agent = "";
+    for (long deadline = System.nanoTime() + 15_000_000_000L; System.nanoTime() < deadline; ) {
+      agent = app.send("agent");
+      if (agent.contains(text)) {
+        return agent;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("no '" + text + "' in " + agent + "\n" + app.err());
+  }
+
   /** Waits up to 10 s for a line of {@code status PID} that {@code wanted} accepts. */
   static boolean awaitStatus(LiveJvm app, java.util.function.Predicate<String> wanted)
       throws InterruptedException {

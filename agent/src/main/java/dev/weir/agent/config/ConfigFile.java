@@ -289,8 +289,15 @@ public final class ConfigFile {
       errors.add(new Problem(0, label + ": not valid YAML: " + e.getMessage()));
       return;
     }
-    if (isNothing(root)) {
-      warnings.add(label + ": the config file is empty or all comments: it limits nothing");
+    if (isNothing(root)) { // a file truncated or not yet written never means "no limits"
+      errors.add(
+          new Problem(
+              0,
+              label
+                  + (root == null
+                      ? ": the config file is empty (nothing but blanks and comments)"
+                      : ": the config file's one document is empty")
+                  + ": write `limits: []` to remove every limit"));
       return;
     }
     int before = errors.size();

@@ -2,6 +2,7 @@ package dev.weir.agent.ops;
 
 import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.weave.Weaving;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -29,7 +30,20 @@ final class AgentBean implements AgentMBean {
    * @return what changed, or every error
    */
   Weaving.Reloaded reload(String path, byte[] content) {
-    Weaving.Reloaded r = content == null ? weaving.reload(path) : weaving.reload(path, content);
+    return counted(content == null ? weaving.reload(path) : weaving.reload(path, content));
+  }
+
+  /**
+   * A watched file found unreadable: a failed reload, counted.
+   *
+   * @param path the file
+   * @param problem why it cannot be read
+   */
+  void unreadable(String path, IOException problem) {
+    counted(weaving.unreadable(path, problem));
+  }
+
+  private Weaving.Reloaded counted(Weaving.Reloaded r) {
     if (r.applied) {
       succeeded.incrementAndGet();
     } else {

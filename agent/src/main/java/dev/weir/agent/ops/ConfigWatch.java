@@ -1,6 +1,5 @@
 package dev.weir.agent.ops;
 
-import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.weave.Weaving;
 import java.io.File;
 import java.io.IOException;
@@ -12,18 +11,19 @@ import java.util.Arrays;
  * changed and then stayed the same for a second, so that a file being written is never applied
  * half-written (and a half-written file that stays so is refused, as any bad file, and applied once
  * complete). The file is read through its path each time, so a file replaced through a symbolic
- * link (as Kubernetes mounts a ConfigMap) is followed. Runs on the management thread.
+ * link (as Kubernetes mounts a ConfigMap) is followed. A file that cannot be read (deleted, a
+ * directory, a link whose target is gone) for a second is a failed reload, counted once until what
+ * the file holds changes again; the limits stay as they were. Runs on the management thread.
  */
 final class ConfigWatch implements Runnable {
   private final AgentBean agent;
   private final Weaving weaving;
   private volatile boolean on;
 
-  /** The content last applied or refused, and the content seen at the last look. */
-  private byte[] settled;
+  /** What the file held when last applied or refused, and at the last look. */
+  private Look settled;
 
-  private byte[] seen;
-  private String unreadable;
+  private Look seen;
 
   ConfigWatch(AgentBean agent, Weaving weaving) {
     this.agent = agent;
@@ -36,8 +36,9 @@ final class ConfigWatch implements Runnable {
    * @param watch true to watch
    */
   synchronized void set(boolean watch) {
-    if (watch && !on) {
-      settled = read(weaving.configPath());
+    String path = weaving.configPath();
+    if (watch && !on && path != null) {
+      settled = Look.at(path);
       seen = settled;
     }
     on = watch;
@@ -49,38 +50,46 @@ final class ConfigWatch implements Runnable {
     if (!on || path == null) {
       return;
     }
-    byte[] now = read(path);
-    if (now == null) {
-      return; // reported once by read
-    }
-    if (Arrays.equals(now, settled)) {
+    Look now = Look.at(path);
+    if (now.same(settled)) {
       seen = now;
       return;
     }
-    if (!Arrays.equals(now, seen)) {
+    if (!now.same(seen)) {
       seen = now; // changed since the last look: wait until it stays the same for a second
       return;
     }
     settled = now;
-    agent.reload(path, now);
+    if (now.content != null) {
+      agent.reload(path, now.content);
+    } else {
+      agent.unreadable(path, now.problem);
+    }
   }
 
-  private byte[] read(String path) {
-    if (path == null) {
-      return null;
+  /** What a look at the file found: its bytes, or why it could not be read. */
+  private static final class Look {
+    final byte[] content;
+    final IOException problem;
+
+    private Look(byte[] content, IOException problem) {
+      this.content = content;
+      this.problem = problem;
     }
-    try {
-      byte[] content = Files.readAllBytes(new File(path).toPath());
-      unreadable = null;
-      return content;
-    } catch (IOException e) {
-      String problem = String.valueOf(e);
-      if (!problem.equals(unreadable)) {
-        AgentLog.error(
-            path + ": the watched config file cannot be read (" + problem + "); limits stay");
-        unreadable = problem;
+
+    static Look at(String path) {
+      try {
+        return new Look(Files.readAllBytes(new File(path).toPath()), null);
+      } catch (IOException e) {
+        return new Look(null, e);
       }
-      return null;
+    }
+
+    boolean same(Look other) {
+      return other != null
+          && (content != null
+              ? Arrays.equals(content, other.content)
+              : other.problem != null && problem.toString().equals(other.problem.toString()));
     }
   }
 }

@@ -1,15 +1,11 @@
 package dev.weir.agent.ops;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.Limiter;
+import dev.weir.agent.bootstrap.NanoClock;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,19 +19,27 @@ import javax.management.ObjectName;
 
 /**
  * {@code prometheus=[HOST:]PORT}: {@code GET /metrics} in the Prometheus text exposition format
- * (version 0.0.4), on the JDK's own HTTP server, so the agent carries no metrics library. Each
- * limiter with an MBean gives its series, labelled {@code limiter} (and {@code loader} where its
- * MBean name has one); keys are never labels. A limiter's series go with it.
+ * (version 0.0.4), served by {@link HttpFront}, so the agent carries no metrics or HTTP library.
+ * Each limiter with an MBean gives its series, labelled {@code limiter} (and {@code loader} where
+ * its MBean name has one); keys are never labels. A limiter's series go with it.
  *
- * <p>The server's thread is a daemon made by Weir's management thread, so it never keeps the JVM
- * alive, and a shutdown hook stops it, so it never slows the JVM's exit. A port in use is one error
- * line; the application runs on. Thread-safe.
+ * <p>A client that sends its request slowly or not at all is closed 5 s after it connected, and at
+ * most 256 connections are open (the oldest still sending its request makes room for a new one), so
+ * scrapes are answered while hundreds of idle or slow connections are open; answers are computed on
+ * four worker threads, which never wait for a client.
+ *
+ * <p>Its threads are daemons of Weir's, so they never keep the JVM alive, and a shutdown hook stops
+ * them, so they never slow the JVM's exit. A port in use is one error line; the application runs
+ * on. Thread-safe.
  */
-final class MetricsServer implements HttpHandler {
+final class MetricsServer implements HttpFront.Answer {
   /** The upper bounds of the wait histogram's buckets, in seconds. */
   static final double[] BOUNDS = {
     0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60
   };
+
+  private static final String CONTENT_TYPE =
+      "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n";
 
   private final Management management;
 
@@ -55,21 +59,26 @@ final class MetricsServer implements HttpHandler {
         host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
     String where = (host == null ? "*" : host) + ":" + port;
     try {
-      HttpServer server = HttpServer.create(address, 16);
-      server.createContext("/metrics", new MetricsServer(management));
-      // requests are read on a small pool of daemon threads, not on the server's one thread, so a
-      // client that connects and sends nothing holds one of them, not the endpoint
-      server.setExecutor(Executors.newFixedThreadPool(4, new DaemonThreads()));
-      server.start();
+      if (address.isUnresolved()) {
+        throw new IOException("no such host: " + host);
+      }
+      final HttpFront front =
+          new HttpFront(
+              address,
+              new MetricsServer(management),
+              Executors.newFixedThreadPool(4, new DaemonThreads()),
+              NanoClock.SYSTEM,
+              HttpFront.HEAD_DEADLINE_NANOS,
+              HttpFront.MAX_CONNECTIONS);
+      front.start("weir-metrics");
       // its thread waits in native code for connections, and the JVM's exit waits up to 300 ms
       // for threads in native code: stopping it first keeps the exit as quick as without it
-      final HttpServer running = server;
       Thread stop =
           new Thread(
               new Runnable() {
                 @Override
                 public void run() {
-                  running.stop(0);
+                  front.stop();
                 }
               },
               "weir-metrics-stop");
@@ -79,14 +88,14 @@ final class MetricsServer implements HttpHandler {
           "metrics at http://"
               + (host == null ? "localhost" : host.indexOf(':') >= 0 ? "[" + host + "]" : host)
               + ":"
-              + server.getAddress().getPort()
+              + front.port()
               + "/metrics");
     } catch (IOException | RuntimeException e) {
       AgentLog.error(
           "prometheus="
               + where
               + ": cannot listen ("
-              + e.getMessage()
+              + (e.getMessage() != null ? e.getMessage() : e.toString())
               + "); no metrics are served, the application runs on");
     }
   }
@@ -101,32 +110,22 @@ final class MetricsServer implements HttpHandler {
     }
   }
 
+  /**
+   * {@code GET} or {@code HEAD /metrics}: the exposition; another path 404, another method 405.
+   * Called on a worker thread (config limits never charge a scrape: it is Weir's own).
+   */
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
-    int[] section = CallDepth.enterWeir(); // config limits never charge a scrape
-    try {
-      if (!"/metrics".equals(exchange.getRequestURI().getPath())) {
-        exchange.sendResponseHeaders(404, -1); // the context matches /metrics as a prefix
-        return;
-      }
-      if (!"GET".equals(exchange.getRequestMethod())
-          && !"HEAD".equals(exchange.getRequestMethod())) {
-        exchange.sendResponseHeaders(405, -1);
-        return;
-      }
-      byte[] body = exposition(management.limiterBeans()).getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-      boolean head = "HEAD".equals(exchange.getRequestMethod());
-      exchange.sendResponseHeaders(200, head ? -1 : body.length);
-      if (!head) {
-        OutputStream out = exchange.getResponseBody();
-        out.write(body);
-        out.close();
-      }
-    } finally {
-      exchange.close();
-      section[0]--;
+  public byte[] answer(String method, String path) {
+    if (!"/metrics".equals(path)) {
+      return HttpFront.response("404 Not Found", "", new byte[0], false);
     }
+    boolean head = "HEAD".equals(method);
+    if (!head && !"GET".equals(method)) {
+      return HttpFront.response(
+          "405 Method Not Allowed", "Allow: GET, HEAD\r\n", new byte[0], false);
+    }
+    byte[] body = exposition(management.limiterBeans()).getBytes(StandardCharsets.UTF_8);
+    return HttpFront.response("200 OK", CONTENT_TYPE, body, head);
   }
 
   /**

@@ -151,9 +151,21 @@ public final class Weaving {
     try {
       content = Files.readAllBytes(new File(file).toPath());
     } catch (IOException e) {
-      return refused(file + ": cannot read the config file (" + e + ")");
+      return unreadable(file, e);
     }
     return reload(file, content);
+  }
+
+  /**
+   * A reload of a file that cannot be read (gone, a directory, a link to nothing): refused as any
+   * bad file, every limit left as it was, never "no limits".
+   *
+   * @param file the file
+   * @param problem why it cannot be read
+   * @return the refusal, with its one error
+   */
+  public Reloaded unreadable(String file, IOException problem) {
+    return refused(file + ": cannot read the config file (" + problem + ")");
   }
 
   /**

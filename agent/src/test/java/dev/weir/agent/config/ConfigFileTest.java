@@ -126,25 +126,35 @@ class ConfigFileTest {
   }
 
   @Test
-  void anEmptyFileHasNoLimitsAndSaysSo() {
-    ConfigFile config = ConfigFile.parse("e.yaml", "# nothing yet\n");
-    assertEquals(List.of(), config.errors());
-    assertEquals(List.of(), config.limits());
+  void anEmptyFileIsAnErrorAndAnEmptyListOfLimitsIsNone() {
+    for (String empty : new String[] {"", "\n  \n\r\n", "# nothing yet\n", "\ufeff# a BOM\n"}) {
+      ConfigFile config = ConfigFile.parse("e.yaml", empty);
+      assertEquals(
+          List.of(
+              "e.yaml: the config file is empty (nothing but blanks and comments): write"
+                  + " `limits: []` to remove every limit"),
+          config.errors(),
+          empty);
+      assertEquals(List.of(), config.limits());
+    }
+    for (String empty : new String[] {"---\n", "--- # nothing\n...\n", "~\n", "null\n"}) {
+      assertEquals(
+          List.of(
+              "e.yaml: the config file's one document is empty: write `limits: []` to remove"
+                  + " every limit"),
+          ConfigFile.parse("e.yaml", empty).errors(),
+          empty);
+    }
+    ConfigFile none = ConfigFile.parse("e.yaml", "limits: []\n");
+    assertEquals(List.of(), none.errors());
+    assertEquals(List.of(), none.limits());
     assertEquals(
-        List.of("e.yaml: the config file is empty or all comments: it limits nothing"),
-        config.warnings());
+        List.of("e.yaml: the config file's list of limits is empty: it limits nothing"),
+        none.warnings());
     assertEquals(
         List.of("e.yaml: the config file has no limits: it limits nothing"),
         ConfigFile.parse("e.yaml", "limits:\n").warnings());
-    assertEquals(
-        List.of("e.yaml: the config file's list of limits is empty: it limits nothing"),
-        ConfigFile.parse("e.yaml", "limits: []\n").warnings());
     assertEquals(List.of(), ConfigFile.parse("weir.yaml", SPEC_EXAMPLE).warnings());
-    for (String empty : new String[] {"---\n", "--- # nothing\n...\n", "~\n", "null\n"}) {
-      ConfigFile document = ConfigFile.parse("e.yaml", empty);
-      assertEquals(List.of(), document.errors(), empty);
-      assertEquals(1, document.warnings().size(), empty);
-    }
   }
 
   @Test
