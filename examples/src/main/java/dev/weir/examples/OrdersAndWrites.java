@@ -60,7 +60,8 @@ public final class OrdersAndWrites {
     /** Admitted and limited since the last reading. */
     long[] delta() throws Exception {
       if (!server.isRegistered(name)) {
-        return new long[2]; // it appears within a second of the limiter's creation
+        return new long
+            [2]; // it appears within a second of the limiter's creation, 3 s of the start
       }
       long g = (Long) server.getAttribute(name, "Granted");
       long r = (Long) server.getAttribute(name, "Rejected");
@@ -70,8 +71,9 @@ public final class OrdersAndWrites {
       return d;
     }
 
-    Object get(String attribute) throws Exception {
-      return server.isRegistered(name) ? server.getAttribute(name, attribute) : 0;
+    /** A numeric attribute; 0 until the MBean appears (up to 3 s after the agent starts). */
+    Number get(String attribute) throws Exception {
+      return server.isRegistered(name) ? (Number) server.getAttribute(name, attribute) : 0;
     }
   }
 
@@ -120,12 +122,12 @@ public final class OrdersAndWrites {
           ordered - lastOrders,
           o[0],
           o[1],
-          (Long) ordersMeter.get("AvailablePermits"),
+          ordersMeter.get("AvailablePermits").longValue(),
           written - lastWrites,
           w[0],
           w[1],
-          (Integer) writesMeter.get("Waiting"),
-          (Double) writesMeter.get("WaitP99Millis"));
+          writesMeter.get("Waiting").intValue(),
+          writesMeter.get("WaitP99Millis").doubleValue());
       lastOrders = ordered;
       lastWrites = written;
     }
