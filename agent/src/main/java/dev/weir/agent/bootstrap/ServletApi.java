@@ -98,6 +98,76 @@ final class ServletApi {
         }
       };
 
+  /** The {@code Filter.doFilter} of each filter class, through its API's interface. */
+  private static final ClassValue<MethodHandle> DO_FILTER =
+      new ClassValue<MethodHandle>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+          for (String namespace : NAMESPACES) {
+            Class<?> filter = supertype(type, namespace + ".servlet.Filter");
+            if (filter != null) {
+              try {
+                ClassLoader loader = filter.getClassLoader();
+                return handle(
+                    filter,
+                    "doFilter",
+                    Class.forName(namespace + ".servlet.ServletRequest", false, loader),
+                    Class.forName(namespace + ".servlet.ServletResponse", false, loader),
+                    Class.forName(namespace + ".servlet.FilterChain", false, loader));
+              } catch (ReflectiveOperationException | LinkageError e) {
+                throw new IllegalStateException(
+                    "cannot call " + type.getName() + "#doFilter: " + e, e);
+              }
+            }
+          }
+          throw new IllegalStateException(type.getName() + " is no filter");
+        }
+      };
+
+  /**
+   * The {@code ServletRequest.getAttribute} of each class, HTTP request or not; null for a class
+   * that is no {@code ServletRequest}.
+   */
+  private static final ClassValue<MethodHandle> GET_ATTRIBUTE =
+      new ClassValue<MethodHandle>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+          for (String namespace : NAMESPACES) {
+            Class<?> plain = supertype(type, namespace + ".servlet.ServletRequest");
+            if (plain != null) {
+              try {
+                return handle(plain, "getAttribute", String.class);
+              } catch (ReflectiveOperationException | LinkageError e) {
+                return null;
+              }
+            }
+          }
+          return null;
+        }
+      };
+
+  /**
+   * {@code Filter.doFilter} of a filter's class, as a handle taking and returning {@code Object}s.
+   *
+   * @param filter a filter
+   * @return the handle
+   * @throws IllegalStateException if the filter's API cannot be called
+   */
+  static MethodHandle doFilterOf(Object filter) {
+    return DO_FILTER.get(filter.getClass());
+  }
+
+  /**
+   * {@code ServletRequest.getAttribute} of a request's class, whether or not it is an HTTP request
+   * (a plain wrapper a filter put around one), as a handle taking and returning {@code Object}s.
+   *
+   * @param request a request
+   * @return the handle; null if it is no {@code ServletRequest} of either namespace
+   */
+  static MethodHandle getAttributeOf(Object request) {
+    return GET_ATTRIBUTE.get(request.getClass());
+  }
+
   /**
    * {@code Servlet.service} of a servlet's class, as a handle taking and returning {@code Object}s.
    *
