@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weir.it.ForkedJvm.Result;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,15 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class SpringSecurityIT {
   static Stream<Arguments> strategies() {
-    List<Arguments> all = new ArrayList<>();
-    ForkedJvm.jdks()
-        .forEach(
-            jdk -> {
-              for (String strategy : new String[] {"framework", "native"}) {
-                all.add(Arguments.of(jdk, strategy));
-              }
-            });
-    return all.stream();
+    return WebLimitsIT.onEveryJdk("framework", "native");
   }
 
   @ParameterizedTest

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weir.it.ForkedJvm.Result;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,19 +25,11 @@ class WebEntranceIT {
   private static final String[] CONTAINERS = {"tomcat9", "tomcat11", "jetty12", "undertow"};
 
   static Stream<Arguments> containers() {
-    List<Arguments> all = new ArrayList<>();
-    ForkedJvm.jdks()
-        .forEach(
-            jdk -> {
-              for (String container : CONTAINERS) {
-                all.add(Arguments.of(jdk, container));
-              }
-            });
-    return all.stream();
+    return WebLimitsIT.onEveryJdk(CONTAINERS);
   }
 
   static Stream<Arguments> tomcats() {
-    return containers().filter(a -> a.get()[1].toString().startsWith("tomcat"));
+    return WebLimitsIT.onEveryJdk("tomcat9", "tomcat11");
   }
 
   @ParameterizedTest

@@ -28,12 +28,17 @@ class WebLimitsIT {
   private static final String[] CONTAINERS = {"tomcat9", "tomcat11", "jetty12"};
 
   static Stream<Arguments> containers() {
+    return onEveryJdk(CONTAINERS);
+  }
+
+  /** Each of {@code values} on each JDK of {@code -Dweir.it.jdks}: arguments (jdk, value). */
+  static Stream<Arguments> onEveryJdk(String... values) {
     List<Arguments> all = new ArrayList<>();
     ForkedJvm.jdks()
         .forEach(
             jdk -> {
-              for (String container : CONTAINERS) {
-                all.add(Arguments.of(jdk, container));
+              for (String value : values) {
+                all.add(Arguments.of(jdk, value));
               }
             });
     return all.stream();

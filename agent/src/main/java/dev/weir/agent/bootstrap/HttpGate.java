@@ -73,8 +73,9 @@ import java.util.Set;
  * {@code http.answerLimitedMethods} is false or the response is committed: a limit in a controller
  * is a 429, not a 500 and a stack trace in the application's log. The catch sits at the container's
  * call of the servlet, inside the application's filters, so a filter sees a request answered
- * normally, as it did when the gate sat there too; one that escapes the filters themselves (a
- * limited method a filter called) is answered at the entrance's call ({@link #filter}).
+ * normally, as it did when the gate sat there too; one that escapes a filter (a limited method the
+ * filter called) is answered at the container's call of that filter ({@link #filter}), inside the
+ * filters around it.
  *
  * <p>Thread-safe. The rules are replaced whole by a reload ({@link #install}).
  */
@@ -248,7 +249,7 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean enter(Object request, Object response) {
-    return decide(request, response, false) != LIMITED;
+    return decide(request, response, false);
   }
 
   /**
@@ -264,22 +265,14 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean pass(Object request, Object response) {
-    return decide(request, response, true) != LIMITED;
+    return decide(request, response, true);
   }
 
-  /** {@link #decide}: the request was limited and answered. */
-  private static final int LIMITED = 0;
-
-  /** {@link #decide}: this call was the request's entrance, and admitted it. */
-  private static final int ENTERED = 1;
-
-  /** {@link #decide}: decided before (or not an HTTP request, or an error dispatch): admitted. */
-  private static final int PASSED = 2;
-
-  private static int decide(Object request, Object response, boolean atServlet) {
+  /** {@link #enter} or {@link #pass}: true to run the filter or servlet. */
+  private static boolean decide(Object request, Object response, boolean atServlet) {
     Settings s = settings;
     if (s.rules.length == 0 || request == null || response == null) {
-      return PASSED;
+      return true;
     }
     // the gate is Weir's own work: what it runs of the JDK (the servlet API's handles, parsing an
     // address, splitting a path) charges no config limit, and none need refuse it
@@ -291,7 +284,7 @@ public final class HttpGate {
     }
   }
 
-  private static int decideOwn(Settings s, Object request, Object response, boolean atServlet) {
+  private static boolean decideOwn(Settings s, Object request, Object response, boolean atServlet) {
     MethodHandle getAttribute = ServletApi.getAttributeOf(request);
     Object mark = null; // no servlet request, or one whose API cannot be called: seen below
     try {
@@ -305,13 +298,12 @@ public final class HttpGate {
           e);
     }
     if (mark != null) {
-      return atServlet && mark instanceof Entered
-          ? atServlet(s, (Entered) mark, request, response)
-          : PASSED;
+      return !(atServlet && mark instanceof Entered)
+          || atServlet(s, (Entered) mark, request, response);
     }
     request = httpRequest(request);
     if (request == null) {
-      return PASSED; // not an HTTP request: it has no path to match
+      return true; // not an HTTP request: it has no path to match
     }
     ServletApi api = usable(ServletApi.of(request));
     String path;
@@ -319,7 +311,7 @@ public final class HttpGate {
     try {
       String type = String.valueOf(call(api.dispatcherType, request));
       if (type.equals("ERROR")) {
-        return PASSED;
+        return true;
       }
       path = path(api, request, type);
       Object verb = call(api.method, request);
@@ -356,7 +348,7 @@ public final class HttpGate {
     }
     Entered entered = users == null ? null : new Entered(Arrays.copyOf(users, u), n);
     if (n > 0 && !charge(s, api, request, response, matched, n, entered, null)) {
-      return LIMITED;
+      return false;
     }
     if (entered != null) {
       try {
@@ -366,7 +358,7 @@ public final class HttpGate {
         throw e;
       }
     }
-    return ENTERED;
+    return true;
   }
 
   /**
@@ -374,15 +366,15 @@ public final class HttpGate {
    * servlet: keyed by the principal of the request as the filters wrapped it. Refused, the
    * entrance's charges go back too.
    */
-  private static int atServlet(Settings s, Entered entered, Object request, Object response) {
+  private static boolean atServlet(Settings s, Entered entered, Object request, Object response) {
     Object http = httpRequest(request);
     if (http == null) {
-      return PASSED;
+      return true;
     }
     ServletApi api = usable(ServletApi.of(http));
     try {
       if (String.valueOf(call(api.dispatcherType, http)).equals("ERROR")) {
-        return PASSED;
+        return true;
       }
       call(api.setAttribute, http, COUNTED, Boolean.TRUE); // once: a forward or include passes
     } catch (RuntimeException e) {
@@ -390,9 +382,7 @@ public final class HttpGate {
       throw new IllegalStateException(
           "Weir cannot read this request, so its http limits cannot be applied: " + e, e);
     }
-    return charge(s, api, http, response, entered.users, entered.users.length, null, entered)
-        ? ENTERED
-        : LIMITED;
+    return charge(s, api, http, response, entered.users, entered.users.length, null, entered);
   }
 
   /** The HTTP request behind a request: itself, or what plain wrappers wrap; null if none. */
@@ -547,10 +537,10 @@ public final class HttpGate {
   /**
    * A container's call of {@code filter.doFilter(request, response, chain)}, woven to come here
    * (see {@code ServletGate}): the entrance's decision ({@link #enter}), then the call, whatever
-   * filter class it reaches (a lambda's hidden class included). At the request's entrance, a {@code
-   * RateLimitedException} that escapes the application's filters (a limited method a filter called:
-   * a login's user lookup) is answered as a limited request, as one escaping a servlet is ({@link
-   * #service}); anything else is thrown on unchanged.
+   * filter class it reaches (a lambda's hidden class included). A {@code RateLimitedException} that
+   * escapes the filter (a limited method it called: a login's user lookup) is answered as a limited
+   * request, as one escaping a servlet is ({@link #service}), so the filters around it see a
+   * request answered normally; anything else is thrown on unchanged.
    *
    * @param filter the filter the container calls
    * @param request the {@code ServletRequest}
@@ -562,8 +552,7 @@ public final class HttpGate {
     if (filter == null) {
       throw new NullPointerException("the filter is null");
     }
-    int decided = decide(request, response, false);
-    if (decided == LIMITED) {
+    if (!decide(request, response, false)) {
       return;
     }
     MethodHandle doFilter;
@@ -576,19 +565,7 @@ public final class HttpGate {
     try {
       Object none = doFilter.invokeExact(filter, request, response, chain);
     } catch (Throwable t) {
-      if (decided == ENTERED) {
-        boolean answered;
-        section = CallDepth.enterWeir();
-        try {
-          answered = answeredLimitedMethod(t, request, response);
-        } finally {
-          section[0]--;
-        }
-        if (answered) {
-          return;
-        }
-      }
-      throw HttpGate.<RuntimeException>sneaky(t);
+      answerOrThrow(t, request, response);
     }
   }
 
@@ -621,17 +598,25 @@ public final class HttpGate {
     try {
       Object none = service.invokeExact(servlet, request, response);
     } catch (Throwable t) {
-      boolean answered;
-      section = CallDepth.enterWeir();
-      try {
-        answered = answeredLimitedMethod(t, request, response);
-      } finally {
-        section[0]--;
-      }
-      if (answered) {
-        return;
-      }
-      throw HttpGate.<RuntimeException>sneaky(t); // ServletException, IOException: as they were
+      answerOrThrow(t, request, response);
+    }
+  }
+
+  /**
+   * What a filter or servlet threw: answered if it is a limited method's ({@link
+   * #answeredLimitedMethod}), else thrown on unchanged (a {@code ServletException}, an {@code
+   * IOException}: as they were).
+   */
+  private static void answerOrThrow(Throwable thrown, Object request, Object response) {
+    boolean answered;
+    int[] section = CallDepth.enterWeir();
+    try {
+      answered = answeredLimitedMethod(thrown, request, response);
+    } finally {
+      section[0]--;
+    }
+    if (!answered) {
+      throw HttpGate.<RuntimeException>sneaky(thrown);
     }
   }
 

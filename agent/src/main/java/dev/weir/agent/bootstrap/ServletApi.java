@@ -78,23 +78,7 @@ final class ServletApi {
       new ClassValue<MethodHandle>() {
         @Override
         protected MethodHandle computeValue(Class<?> type) {
-          for (String namespace : NAMESPACES) {
-            Class<?> servlet = supertype(type, namespace + ".servlet.Servlet");
-            if (servlet != null) {
-              try {
-                ClassLoader loader = servlet.getClassLoader();
-                return handle(
-                    servlet,
-                    "service",
-                    Class.forName(namespace + ".servlet.ServletRequest", false, loader),
-                    Class.forName(namespace + ".servlet.ServletResponse", false, loader));
-              } catch (ReflectiveOperationException | LinkageError e) {
-                throw new IllegalStateException(
-                    "cannot call " + type.getName() + "#service: " + e, e);
-              }
-            }
-          }
-          throw new IllegalStateException(type.getName() + " is no servlet");
+          return apiMethod(type, "Servlet", "service", "ServletRequest", "ServletResponse");
         }
       };
 
@@ -103,26 +87,39 @@ final class ServletApi {
       new ClassValue<MethodHandle>() {
         @Override
         protected MethodHandle computeValue(Class<?> type) {
-          for (String namespace : NAMESPACES) {
-            Class<?> filter = supertype(type, namespace + ".servlet.Filter");
-            if (filter != null) {
-              try {
-                ClassLoader loader = filter.getClassLoader();
-                return handle(
-                    filter,
-                    "doFilter",
-                    Class.forName(namespace + ".servlet.ServletRequest", false, loader),
-                    Class.forName(namespace + ".servlet.ServletResponse", false, loader),
-                    Class.forName(namespace + ".servlet.FilterChain", false, loader));
-              } catch (ReflectiveOperationException | LinkageError e) {
-                throw new IllegalStateException(
-                    "cannot call " + type.getName() + "#doFilter: " + e, e);
-              }
-            }
-          }
-          throw new IllegalStateException(type.getName() + " is no filter");
+          return apiMethod(
+              type, "Filter", "doFilter", "ServletRequest", "ServletResponse", "FilterChain");
         }
       };
+
+  /**
+   * A method of the servlet API's interface {@code api} (of either namespace) that {@code type}
+   * implements, its parameters of the API's types named.
+   *
+   * @throws IllegalStateException if the type implements no such interface, or it cannot be called
+   */
+  private static MethodHandle apiMethod(
+      Class<?> type, String api, String method, String... parameters) {
+    for (String namespace : NAMESPACES) {
+      Class<?> owner = supertype(type, namespace + ".servlet." + api);
+      if (owner != null) {
+        try {
+          Class<?>[] types = new Class<?>[parameters.length];
+          for (int i = 0; i < types.length; i++) {
+            types[i] =
+                Class.forName(
+                    namespace + ".servlet." + parameters[i], false, owner.getClassLoader());
+          }
+          return handle(owner, method, types);
+        } catch (ReflectiveOperationException | LinkageError e) {
+          throw new IllegalStateException(
+              "cannot call " + type.getName() + "#" + method + ": " + e, e);
+        }
+      }
+    }
+    throw new IllegalStateException(
+        type.getName() + " is no " + api.toLowerCase(java.util.Locale.ROOT));
+  }
 
   /**
    * The {@code ServletRequest.getAttribute} of each class, HTTP request or not; null for a class

@@ -399,10 +399,17 @@ class HttpGateTest {
     verify(second).setStatus(429);
     HttpServletRequest entered = withAttributes(request("GET", "/other", null));
     HttpGate.enter(entered, response());
+    HttpServletResponse later = response();
+    HttpGate.filter(filter, entered, later, null);
+    verify(later).setStatus(429); // a filter after the entrance: answered at its own call
+    jakarta.servlet.Filter failing =
+        (req, res, chain) -> {
+          throw new jakarta.servlet.ServletException("the filter's own");
+        };
     assertThrows(
         jakarta.servlet.ServletException.class,
-        () -> HttpGate.filter(filter, entered, response(), null),
-        "a filter after the entrance: thrown on");
+        () -> HttpGate.filter(failing, entered, response(), null),
+        "anything else: thrown on");
   }
 
   private static String key(HttpRule rule, String remote, String... forwardedFor) {
