@@ -299,7 +299,7 @@ public final class HttpGate {
     }
     if (mark != null) {
       return !(atServlet && mark instanceof Entered)
-          || atServlet(s, (Entered) mark, request, response);
+          || checkUsers(s, (Entered) mark, request, response);
     }
     request = httpRequest(request);
     if (request == null) {
@@ -346,7 +346,7 @@ public final class HttpGate {
         }
       }
     }
-    Entered entered = users == null ? null : new Entered(Arrays.copyOf(users, u), n);
+    Entered entered = users == null ? null : new Entered(Arrays.copyOf(users, u));
     if (n > 0 && !charge(s, api, request, response, matched, n, entered, null)) {
       return false;
     }
@@ -366,7 +366,7 @@ public final class HttpGate {
    * servlet: keyed by the principal of the request as the filters wrapped it. Refused, the
    * entrance's charges go back too.
    */
-  private static boolean atServlet(Settings s, Entered entered, Object request, Object response) {
+  private static boolean checkUsers(Settings s, Entered entered, Object request, Object response) {
     Object http = httpRequest(request);
     if (http == null) {
       return true;
@@ -507,10 +507,8 @@ public final class HttpGate {
     private String[] keys;
     private int count;
 
-    Entered(HttpRule[] users, int entries) {
+    Entered(HttpRule[] users) {
       this.users = users;
-      this.taken = new Limiter[entries];
-      this.keys = new String[entries];
     }
 
     void took(Limiter[] taken, String[] keys, int count) {
