@@ -26,6 +26,14 @@ class LimitedMethodsSpringIT {
    * of the other tests: Spring Boot's Tomcat is excluded, so Spring Boot starts Undertow).
    */
   static String classPath() {
+    return classPath(false);
+  }
+
+  /**
+   * {@link #classPath()}, with Spring Security's jars or without them (with them on the class path,
+   * Spring Boot guards every path).
+   */
+  static String classPath(boolean security) {
     String tests =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> wanted =
@@ -46,6 +54,11 @@ class LimitedMethodsSpringIT {
             "/io/smallrye/");
     return Arrays.stream(tests.split(File.pathSeparator))
         .filter(entry -> wanted.stream().anyMatch(w -> entry.replace('\\', '/').contains(w)))
+        .filter(
+            entry ->
+                security
+                    || !entry.replace('\\', '/').contains("/org/springframework/security/")
+                        && !entry.contains("spring-boot-starter-security"))
         .collect(Collectors.joining(File.pathSeparator));
   }
 

@@ -36,16 +36,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * thread); config patterns (nested calls of one limit, a key, a dry run); an invalid annotation
  * that fails closed. Its classes load after the agent (the weaving path), and the invalid
  * annotation's error and the weaver's debug checks run the logging path on the main thread. The
- * http gate runs on the servlet API's own {@code HttpServlet} (Tomcat's jar), woven, and at a call
- * site through {@code Servlet.service}, with a request and a response that are proxies, not a
- * container: what a container's request does is the application's, not recorded. Cluster scope is
- * not run: its exchanges with the backend run inside a section.
+ * http gate runs on the servlet API's own {@code HttpServlet} and {@code HttpFilter} (Tomcat's
+ * jar), woven, and at call sites through {@code Servlet.service} and {@code Filter.doFilter}, with
+ * a request and a response that are proxies, not a container: what a container's request does is
+ * the application's, not recorded. Cluster scope is not run: its exchanges with the backend run
+ * inside a section.
  */
 class OwnJdkCallsIT {
   private static final String FIXTURE = "dev.weir.it.fixtures.OwnJdkCalls";
   private static final String LIMITED = FIXTURE + "$Limited";
   private static final String SERVLET_SERVICE =
       "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)V";
+  private static final String FILTER_DO_FILTER =
+      "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;"
+          + "Ljakarta/servlet/FilterChain;)V";
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
@@ -67,6 +71,9 @@ class OwnJdkCallsIT {
             "  - name: api",
             "    http: { paths: \"/api/**\" }",
             "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }",
+            "  - name: filtered",
+            "    http: { paths: \"/filtered/**\" }",
+            "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }",
             "  - name: api-by-client",
             "    http: { paths: \"/keyed/**\" }",
             "    key: client",
@@ -74,7 +81,10 @@ class OwnJdkCallsIT {
     Recording r =
         new PathRecorder(
                 OwnJdkCallsIT::woven,
-                List.of(LIMITED + "*", "jakarta.servlet.http.HttpServlet"),
+                List.of(
+                    LIMITED + "*",
+                    "jakarta.servlet.http.HttpServlet",
+                    "jakarta.servlet.http.HttpFilter"),
                 Set.of(dev.weir.it.fixtures.OwnJdkCalls.WAITER))
             .run(
                 jdk,
@@ -114,6 +124,8 @@ class OwnJdkCallsIT {
     assertEquals("aal", outcomes.get("webDirect"), "one limit of 3 for both\n" + r);
     assertEquals("all", outcomes.get("webCallSite"), r::toString);
     assertEquals("all", outcomes.get("webKeyed"), r::toString);
+    assertEquals("aal", outcomes.get("webFilter"), "one limit of 3 for both\n" + r);
+    assertEquals("all", outcomes.get("webFilterCallSite"), r::toString);
     assertTrue(
         r.err.contains(
             "[weir] ERROR invalid @TokenBucket on " + FIXTURE + "$LimitedInvalid#invalid()"),
@@ -197,13 +209,16 @@ class OwnJdkCallsIT {
   }
 
   /**
-   * The fixture's limited methods, and the servlet API's method that the http gate is woven into.
+   * The fixture's limited methods, and the servlet API's methods that the http gate is woven into.
    */
   private static boolean woven(Method method) {
     String owner = method.declaringType().name();
     return owner.startsWith(LIMITED)
         || owner.equals("jakarta.servlet.http.HttpServlet")
             && method.name().equals("service")
-            && method.signature().equals(SERVLET_SERVICE);
+            && method.signature().equals(SERVLET_SERVICE)
+        || owner.equals("jakarta.servlet.http.HttpFilter")
+            && method.name().equals("doFilter")
+            && method.signature().equals(FILTER_DO_FILTER);
   }
 }

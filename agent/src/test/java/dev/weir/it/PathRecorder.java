@@ -59,11 +59,11 @@ import java.util.function.Predicate;
  * <p>A call into a path from outside opens a <em>window</em>:
  *
  * <ul>
- *   <li><b>acquire</b>: a call of {@code WeirBridge}, of {@code HttpGate.pass} or {@code service},
- *       or of a {@code RateLimitedException} constructor, made by a frame that is not Weir's (woven
- *       code), until it returns; and a JDK method that a woven frame calls directly before its
- *       first call into the bridge (the prologue's key: {@code String.valueOf}, {@code Arrays}),
- *       until it returns;
+ *   <li><b>acquire</b>: a call of {@code WeirBridge}, of {@code HttpGate.enter}, {@code filter},
+ *       {@code pass} or {@code service}, or of a {@code RateLimitedException} constructor, made by
+ *       a frame that is not Weir's (woven code), until it returns; and a JDK method that a woven
+ *       frame calls directly before its first call into the bridge (the prologue's key: {@code
+ *       String.valueOf}, {@code Arrays}), until it returns;
  *   <li><b>weave</b>: {@code InstrumentationImpl.transform}, the JVM's call that hands a loading
  *       class to the transformers, until it returns;
  *   <li><b>log</b>: a public method of {@code AgentLog}, until it returns.
@@ -104,6 +104,10 @@ final class PathRecorder {
 
   private static final String BRIDGE = "dev.weir.agent.bootstrap.WeirBridge";
   private static final String GATE = "dev.weir.agent.bootstrap.HttpGate";
+
+  /** What woven code calls of the http gate: a filter's prologue and call site, a servlet's. */
+  private static final Set<String> GATE_ENTRIES = Set.of("enter", "filter", "pass", "service");
+
   private static final String EXCEPTION = "dev.weir.RateLimitedException";
   private static final String LOGGER = "dev.weir.agent.bootstrap.AgentLog";
   private static final String CALL_DEPTH = "dev.weir.agent.bootstrap.CallDepth";
@@ -616,7 +620,7 @@ final class PathRecorder {
       String opens = null;
       boolean bridge = false;
       if (owner.equals(BRIDGE)
-          || owner.equals(GATE) && (method.name().equals("pass") || method.name().equals("service"))
+          || owner.equals(GATE) && GATE_ENTRIES.contains(method.name())
           || owner.equals(EXCEPTION) && method.isConstructor()) {
         opens = ACQUIRE;
         bridge = true;

@@ -20,20 +20,25 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * {@code http} entries on real servlet containers, each in a forked JVM with the agent and that
  * container's jars alone: Tomcat 9 ({@code javax.servlet}), Tomcat 11 and Jetty 12 ({@code
- * jakarta.servlet}), on every JDK of {@code -Dweir.it.jdks}. The web app ({@code
- * fixtures.web.Javax} and {@code fixtures.web.Jakarta}) never mentions Weir; {@code
- * fixtures.web.WebScenarios} is its clients.
+ * jakarta.servlet}; Undertow too for {@code WebEntranceIT}), on every JDK of {@code
+ * -Dweir.it.jdks}. The web app ({@code fixtures.web.Javax} and {@code fixtures.web.Jakarta}) never
+ * mentions Weir; {@code fixtures.web.WebScenarios} is its clients.
  */
 class WebLimitsIT {
   private static final String[] CONTAINERS = {"tomcat9", "tomcat11", "jetty12"};
 
   static Stream<Arguments> containers() {
+    return onEveryJdk(CONTAINERS);
+  }
+
+  /** Each of {@code values} on each JDK of {@code -Dweir.it.jdks}: arguments (jdk, value). */
+  static Stream<Arguments> onEveryJdk(String... values) {
     List<Arguments> all = new ArrayList<>();
     ForkedJvm.jdks()
         .forEach(
             jdk -> {
-              for (String container : CONTAINERS) {
-                all.add(Arguments.of(jdk, container));
+              for (String value : values) {
+                all.add(Arguments.of(jdk, value));
               }
             });
     return all.stream();
@@ -50,7 +55,14 @@ class WebLimitsIT {
     List<String> wanted =
         container.equals("tomcat11")
             ? List.of("/org/apache/tomcat/")
-            : List.of("/org/eclipse/jetty/", "/jakarta/servlet/", "/org/slf4j/");
+            : container.equals("undertow")
+                ? List.of(
+                    "/io/undertow/",
+                    "/org/jboss/",
+                    "/org/wildfly/",
+                    "/io/smallrye/",
+                    "/jakarta/servlet/")
+                : List.of("/org/eclipse/jetty/", "/jakarta/servlet/", "/org/slf4j/");
     return Arrays.stream(tests.split(File.pathSeparator))
         .filter(entry -> wanted.stream().anyMatch(w -> entry.replace('\\', '/').contains(w)))
         .collect(Collectors.joining(File.pathSeparator));
@@ -73,7 +85,9 @@ class WebLimitsIT {
         jvm,
         classPath(container),
         main,
-        container.startsWith("tomcat") ? "tomcat" : "jetty",
+        container.startsWith("tomcat")
+            ? "tomcat"
+            : container.equals("undertow") ? "undertow" : "jetty",
         scenario);
   }
 

@@ -40,7 +40,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   <li>{@code noEntries}: the config file has no http entry (the woven prologue's cost);
  *   <li>{@code unmatched}: a request to a path no entry names;
  *   <li>{@code admitted}: a request an entry keyed by client admits;
- *   <li>{@code rejected}: a request an entry limits, answered 429 with its headers and body.
+ *   <li>{@code rejected}: a request an entry limits, answered 429 with its headers and body;
+ *   <li>{@code laterFilter}: what every filter and servlet after the request's entrance pays
+ *       ({@link HttpGate#enter} on a request decided already).
  * </ul>
  *
  * A request through a servlet container costs tens of microseconds ({@code WebThroughput}).
@@ -55,6 +57,7 @@ public class HttpGateBenchmark {
   private HttpServletRequest open;
   private HttpServletRequest api;
   private HttpServletRequest full;
+  private HttpServletRequest entered;
   private HttpServletResponse response;
 
   /**
@@ -81,6 +84,13 @@ public class HttpGateBenchmark {
     open = request("/open", "/x");
     api = request("/api", "/orders");
     full = request("/full", "/x");
+    entered =
+        new HttpServletRequestWrapper(request("/api", "/orders")) {
+          @Override
+          public Object getAttribute(String name) {
+            return HttpGate.COUNTED.equals(name) ? Boolean.TRUE : null; // decided at its entrance
+          }
+        };
     HttpServletResponse base = stub(HttpServletResponse.class);
     ServletOutputStream sink =
         new ServletOutputStream() {
@@ -197,5 +207,10 @@ public class HttpGateBenchmark {
   @Benchmark
   public boolean rejected() {
     return HttpGate.pass(full, response);
+  }
+
+  @Benchmark
+  public boolean laterFilter() {
+    return HttpGate.enter(entered, response);
   }
 }

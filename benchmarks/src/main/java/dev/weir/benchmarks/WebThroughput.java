@@ -25,11 +25,13 @@ import org.apache.catalina.startup.Tomcat;
 
 /**
  * What an {@code http} entry costs a servlet container, as whole processes: an embedded Tomcat 11
- * serving a small answer, and 2 keep-alive clients in the same JVM, run without the agent and with
- * it (its config file limits {@code /api/**} per client; the clients call {@code /open}, which no
- * entry matches but every request passes the gate for), in alternating pairs. Then, with the agent,
- * one client's sequential requests: admitted ones on {@code /open} beside rejected ones on {@code
- * /api/x} (answered 429 by the gate, never reaching the servlet).
+ * serving a small answer through {@value #FILTERS} filters (as a framework's app has: the gate
+ * decides a request at the first, and every later one passes it after one look), and 2 keep-alive
+ * clients in the same JVM, run without the agent and with it (its config file limits {@code
+ * /api/**} per client; the clients call {@code /open}, which no entry matches but every request
+ * passes the gate for), in alternating pairs. Then, with the agent, one client's sequential
+ * requests: admitted ones on {@code /open} beside rejected ones on {@code /api/x} (answered 429 by
+ * the gate, never reaching the servlet).
  *
  * <p>{@code java -cp benchmarks/target/weir-benchmarks.jar dev.weir.benchmarks.WebThroughput [PAIRS
  * [SECONDS [AGENT_JAR]]]} prints a table. A child run ({@code --child SECONDS}) prints {@code
@@ -40,6 +42,7 @@ public final class WebThroughput {
   private static final int SEQUENTIAL = 20_000;
   private static final int ROUNDS = 20;
   private static final int SLICE_MILLIS = 500;
+  private static final int FILTERS = 6;
 
   private WebThroughput() {}
 
@@ -212,6 +215,18 @@ public final class WebThroughput {
     Context context = tomcat.addContext("", null);
     Tomcat.addServlet(context, "app", new Small());
     context.addServletMappingDecoded("/", "app");
+    for (int i = 0; i < FILTERS; i++) {
+      org.apache.tomcat.util.descriptor.web.FilterDef def =
+          new org.apache.tomcat.util.descriptor.web.FilterDef();
+      def.setFilterName("filter" + i);
+      def.setFilter(new PassOn(i % 2 == 1));
+      context.addFilterDef(def);
+      org.apache.tomcat.util.descriptor.web.FilterMap map =
+          new org.apache.tomcat.util.descriptor.web.FilterMap();
+      map.setFilterName("filter" + i);
+      map.addURLPattern("/*");
+      context.addFilterMap(map);
+    }
     tomcat.start();
     return tomcat;
   }
@@ -275,6 +290,28 @@ public final class WebThroughput {
     }
     Arrays.sort(batches);
     return batches[batches.length / 2];
+  }
+
+  /** A filter that passes the request on, wrapped (as frameworks' filters wrap it) or not. */
+  static final class PassOn implements jakarta.servlet.Filter {
+    private final boolean wraps;
+
+    PassOn(boolean wraps) {
+      this.wraps = wraps;
+    }
+
+    @Override
+    public void doFilter(
+        jakarta.servlet.ServletRequest req,
+        jakarta.servlet.ServletResponse res,
+        jakarta.servlet.FilterChain chain)
+        throws IOException, jakarta.servlet.ServletException {
+      chain.doFilter(
+          wraps
+              ? new jakarta.servlet.http.HttpServletRequestWrapper((HttpServletRequest) req)
+              : req,
+          res);
+    }
   }
 
   /** A small answer. */

@@ -24,6 +24,7 @@ class HttpGateBenchmarkTest {
       assertTrue(b.unmatched());
       assertTrue(b.admitted());
       assertFalse(b.rejected(), "answered 429 by the gate");
+      assertTrue(b.laterFilter());
     }
     b.setUp(false);
     assertTrue(b.noEntries());

@@ -83,7 +83,8 @@ public final class AddressBlock {
     }
   }
 
-  private static byte[] mask(byte[] bytes, int prefix) {
+  /** The address with all but its first {@code prefix} bits cleared (a copy). */
+  static byte[] mask(byte[] bytes, int prefix) {
     byte[] masked = bytes.clone();
     for (int i = 0; i < masked.length; i++) {
       int keep = Math.max(0, Math.min(8, prefix - i * 8));

@@ -9,6 +9,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Enumeration;
 import java.util.HashSet;
 import java.util.List;
@@ -16,29 +17,38 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The limit in front of every servlet: what the prologue woven into each {@code
+ * The limit at the entrance of every web application (SPEC "Legacy web apps"): what the prologue
+ * woven into each {@code doFilter(ServletRequest, ServletResponse, FilterChain)} and each {@code
  * service(ServletRequest, ServletResponse)} of {@code javax.servlet} and {@code jakarta.servlet}
- * calls first (SPEC "Legacy web apps"):
+ * calls first:
  *
  * <pre>{@code
- * if (!HttpGate.pass(request, response)) return;   // limited: answered already
+ * if (!HttpGate.enter(request, response)) return;  // a filter's; limited: answered already
+ * if (!HttpGate.pass(request, response)) return;   // a servlet's
  * ...the original body...
  * }</pre>
  *
- * and what a container's call of {@code servlet.service(request, response)} through the interface
- * becomes ({@link #service}), which reaches servlets whose own class cannot be woven (a lambda's).
+ * and what a container's call of {@code filter.doFilter(...)} or {@code servlet.service(...)}
+ * through the interface becomes ({@link #filter}, {@link #service}), which reaches filters and
+ * servlets whose own class cannot be woven (a lambda's).
  *
- * <p><b>Where.</b> {@code Servlet.service} is where every container hands a request to the
- * application's servlet, after the application's filters have run (so a security filter's principal
- * is seen), and it is a public API method every container calls the same way; a container's own
- * pipeline (valves, handlers) differs from one container to the next, and runs before the filters.
+ * <p><b>Where.</b> The first of those a request meets is its entrance: the container's first call
+ * into the application, before any of its filters has run, whatever the container (its own
+ * pipeline, valves and handlers, differs from one container to the next and is the operator's: a
+ * proxy setting there is honoured). Every entry but those keyed by {@code user} is applied there,
+ * so a request a filter answers (a login form a security filter checks) is limited too, and a
+ * limited request never reaches a filter. The {@code user} entries are applied where the request
+ * reaches a servlet, after the filters, on the principal of the request as they wrapped it; a
+ * request they limit gets the entrance's permits back ({@link Entered}), so it is charged by none.
+ * A request that meets no filter is decided whole at its servlet.
  *
  * <p><b>Once per request.</b> A request is matched on the path it arrived with, inside the
  * application, as the container decoded and normalised it ({@code getServletPath() +
  * getPathInfo()}; for a forward or an async dispatch, the original path the container keeps in
- * {@code *.forward.*} and {@code *.async.*} attributes). A request that matches an entry is marked
- * with the attribute {@value #COUNTED} when first seen, and passes free whenever it reaches a
- * servlet again (a forward, an include, an async dispatch, an override calling {@code super}). An
+ * {@code *.forward.*} and {@code *.async.*} attributes), and, where the container left dot segments
+ * or path parameters in it, on its normalised forms too ({@link PathPattern#otherForms}). The
+ * entrance marks it with the attribute {@value #COUNTED}, matched or not, and every later filter,
+ * servlet, forward, include and async dispatch passes at once, after one {@code getAttribute}. An
  * error dispatch is never limited: it answers a request that has failed already.
  *
  * <p><b>All entries apply.</b> Every matching entry is consulted, those that answer at once before
@@ -53,12 +63,19 @@ import java.util.Set;
  * request. A request whose limit cannot be applied (the application's request wrapper throws, say)
  * is refused with an {@link IllegalStateException} naming the entry: the container answers 500.
  *
+ * <p><b>Keys.</b> {@code client} is read from the container's own request beneath every request
+ * wrapper, so no filter chooses it; an IPv6 client is keyed by its network of {@code
+ * http.ipv6PrefixLength} bits ({@code 2001:db8:0:0:0:0:0:0/64}).
+ *
  * <p><b>Limited methods.</b> A {@code RateLimitedException} that escapes the servlet a container
  * calls through {@link #service} (thrown by a limited method the servlet called, and perhaps
  * wrapped by a framework) gets the same answer, with the limiter's name and retry-after, unless
  * {@code http.answerLimitedMethods} is false or the response is committed: a limit in a controller
  * is a 429, not a 500 and a stack trace in the application's log. The catch sits at the container's
- * call, inside the application's filters, so a filter sees a request answered normally.
+ * call of the servlet, inside the application's filters, so a filter sees a request answered
+ * normally, as it did when the gate sat there too; one that escapes a filter (a limited method the
+ * filter called) is answered at the container's call of that filter ({@link #filter}), inside the
+ * filters around it.
  *
  * <p>Thread-safe. The rules are replaced whole by a reload ({@link #install}).
  */
@@ -71,8 +88,11 @@ public final class HttpGate {
   /** Plain wrappers looked inside, at most, around a request or a response. */
   private static final int MAX_WRAPPERS = 64;
 
+  /** {@code http.ipv6PrefixLength} by default: one host commonly holds a whole /64. */
+  public static final int DEFAULT_IPV6_PREFIX_LENGTH = 64;
+
   private static volatile Settings settings =
-      new Settings(new HttpRule[0], new AddressBlock[0], 429, true);
+      new Settings(new HttpRule[0], new AddressBlock[0], 429, true, DEFAULT_IPV6_PREFIX_LENGTH);
 
   /**
    * The limiters whose exception reached a committed response, each logged once; at most {@link
@@ -92,12 +112,19 @@ public final class HttpGate {
     final AddressBlock[] proxies;
     final int status;
     final boolean answerMethods;
+    final int ipv6Prefix;
 
-    Settings(HttpRule[] rules, AddressBlock[] proxies, int status, boolean answerMethods) {
+    Settings(
+        HttpRule[] rules,
+        AddressBlock[] proxies,
+        int status,
+        boolean answerMethods,
+        int ipv6Prefix) {
       this.rules = rules;
       this.proxies = proxies;
       this.status = status;
       this.answerMethods = answerMethods;
+      this.ipv6Prefix = ipv6Prefix;
     }
   }
 
@@ -123,11 +150,35 @@ public final class HttpGate {
    * @param answerLimitedMethods {@code http.answerLimitedMethods}: whether a {@code
    *     RateLimitedException} that escapes a servlet is answered as a limited request
    */
-  public static synchronized void install(
+  public static void install(
       List<HttpRule> rules,
       List<AddressBlock> trustedProxies,
       int status,
       boolean answerLimitedMethods) {
+    install(rules, trustedProxies, status, answerLimitedMethods, DEFAULT_IPV6_PREFIX_LENGTH);
+  }
+
+  /**
+   * Installs the config file's {@code http} entries and settings, replacing those before.
+   *
+   * @param rules the entries, in file order
+   * @param trustedProxies {@code http.trustedProxies}
+   * @param status {@code http.status}, 400..599
+   * @param answerLimitedMethods {@code http.answerLimitedMethods}
+   * @param ipv6PrefixLength {@code http.ipv6PrefixLength}, 1..128: a {@code client} key is the
+   *     client's IPv6 address's network of this many bits
+   * @throws IllegalArgumentException for a prefix length outside 1..128
+   */
+  public static synchronized void install(
+      List<HttpRule> rules,
+      List<AddressBlock> trustedProxies,
+      int status,
+      boolean answerLimitedMethods,
+      int ipv6PrefixLength) {
+    if (ipv6PrefixLength < 1 || ipv6PrefixLength > 128) {
+      throw new IllegalArgumentException(
+          "http.ipv6PrefixLength must be from 1 to 128, was " + ipv6PrefixLength);
+    }
     List<HttpRule> ordered = new ArrayList<HttpRule>();
     for (HttpRule rule : rules) {
       if (!rule.waits) {
@@ -144,13 +195,15 @@ public final class HttpGate {
             ordered.toArray(new HttpRule[0]),
             trustedProxies.toArray(new AddressBlock[0]),
             status,
-            answerLimitedMethods);
+            answerLimitedMethods,
+            ipv6PrefixLength);
   }
 
   /**
    * The top-level {@code http} settings installed, in words, for the line a reload logs.
    *
    * @return for example {@code status 429, trustedProxies [10.0.0.0/8], answerLimitedMethods true}
+   *     ({@code , ipv6PrefixLength 48} follows when it is not the default)
    */
   public static String settingsInWords() {
     Settings s = settings;
@@ -159,7 +212,8 @@ public final class HttpGate {
         + ", trustedProxies "
         + java.util.Arrays.toString(s.proxies)
         + ", answerLimitedMethods "
-        + s.answerMethods;
+        + s.answerMethods
+        + (s.ipv6Prefix == DEFAULT_IPV6_PREFIX_LENGTH ? "" : ", ipv6PrefixLength " + s.ipv6Prefix);
   }
 
   /**
@@ -182,7 +236,27 @@ public final class HttpGate {
   }
 
   /**
-   * Decides a request as it reaches a servlet: called first by every woven {@code service}.
+   * Decides a request where it enters the application, before its filters: called first by every
+   * woven {@code doFilter(ServletRequest, ServletResponse, FilterChain)}. The first call for a
+   * request applies every matching entry but those keyed by {@code user}, which wait for the
+   * servlet ({@link #pass}); every later call (the next filter, a forward, an async dispatch)
+   * passes at once.
+   *
+   * @param request the {@code ServletRequest} the filter was called with
+   * @param response its {@code ServletResponse}
+   * @return true to run the filter; false if the request was limited and answered
+   * @throws IllegalStateException if a matching entry cannot be applied to the request (fails
+   *     closed)
+   */
+  public static boolean enter(Object request, Object response) {
+    return decide(request, response, false);
+  }
+
+  /**
+   * Decides a request as it reaches a servlet: called first by every woven {@code service}. A
+   * request that passed no filter is decided here whole; one that entered through a filter is
+   * checked here against the {@code user} entries its path matched, with its principal as the
+   * filters set it.
    *
    * @param request the {@code ServletRequest} the servlet was called with
    * @param response its {@code ServletResponse}
@@ -191,6 +265,11 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean pass(Object request, Object response) {
+    return decide(request, response, true);
+  }
+
+  /** {@link #enter} or {@link #pass}: true to run the filter or servlet. */
+  private static boolean decide(Object request, Object response, boolean atServlet) {
     Settings s = settings;
     if (s.rules.length == 0 || request == null || response == null) {
       return true;
@@ -199,37 +278,34 @@ public final class HttpGate {
     // address, splitting a path) charges no config limit, and none need refuse it
     int[] section = CallDepth.enterWeir();
     try {
-      return passOwn(s, request, response);
+      return decideOwn(s, request, response, atServlet);
     } finally {
       section[0]--;
     }
   }
 
-  private static boolean passOwn(Settings s, Object request, Object response) {
-    ServletApi api = ServletApi.of(request);
-    for (int depth = 0; api == ServletApi.NONE; depth++) {
-      // a plain ServletRequestWrapper a filter put around the HTTP request: look inside it
-      Object inner = unwrap(request);
-      if (inner == null) {
-        return true; // not an HTTP request: it has no path to match
+  private static boolean decideOwn(Settings s, Object request, Object response, boolean atServlet) {
+    MethodHandle getAttribute = ServletApi.getAttributeOf(request);
+    Object mark = null; // no servlet request, or one whose API cannot be called: seen below
+    try {
+      if (getAttribute != null) {
+        mark = call(getAttribute, request, COUNTED); // the one call a later filter makes
       }
-      if (depth == MAX_WRAPPERS) {
-        throw new IllegalStateException(
-            "Weir's http limits cannot see through more than "
-                + MAX_WRAPPERS
-                + " request wrappers, so the request is refused");
-      }
-      request = inner;
-      api = ServletApi.of(request);
-    }
-    if (api.broken != null) {
-      if (!brokenReported) {
-        brokenReported = true;
-        AgentLog.error("http limits cannot be applied, so every request is refused: " + api.broken);
-      }
+    } catch (RuntimeException e) {
       throw new IllegalStateException(
-          "Weir's http limits cannot be applied, so the request is refused: " + api.broken);
+          "Weir cannot read the attributes of this request, so its http limits cannot be applied: "
+              + e,
+          e);
     }
+    if (mark != null) {
+      return !(atServlet && mark instanceof Entered)
+          || checkUsers(s, (Entered) mark, request, response);
+    }
+    request = httpRequest(request);
+    if (request == null) {
+      return true; // not an HTTP request: it has no path to match
+    }
+    ServletApi api = usable(ServletApi.of(request));
     String path;
     String method;
     try {
@@ -240,6 +316,8 @@ public final class HttpGate {
       path = path(api, request, type);
       Object verb = call(api.method, request);
       method = verb == null ? "" : ((String) verb).toUpperCase(Locale.ROOT); // once, for all rules
+      // marked first, matched or not: every later filter, forward or dispatch passes at once
+      call(api.setAttribute, request, COUNTED, Boolean.TRUE);
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           "Weir cannot read the path of this request, so its http limits cannot be applied: " + e,
@@ -247,30 +325,125 @@ public final class HttpGate {
     }
     HttpRule[] rules = s.rules;
     String[] segments = PathPattern.segments(path);
-    int[] matched = null;
+    String[][] otherForms = PathPattern.otherForms(path, segments);
+    HttpRule[] matched = null;
     int n = 0;
+    HttpRule[] users = null;
+    int u = 0;
     for (int i = 0; i < rules.length; i++) {
-      if (rules[i].matches(method, segments)) {
-        if (matched == null) {
-          matched = new int[rules.length - i];
+      HttpRule rule = rules[i];
+      if (rule.matches(method, segments, otherForms)) {
+        if (!atServlet && rule.atServlet()) {
+          if (users == null) {
+            users = new HttpRule[rules.length - i];
+          }
+          users[u++] = rule; // the principal is known once the filters have run
+        } else {
+          if (matched == null) {
+            matched = new HttpRule[rules.length - i];
+          }
+          matched[n++] = rule;
         }
-        matched[n++] = i;
       }
     }
-    if (n == 0) {
+    Entered entered = users == null ? null : new Entered(Arrays.copyOf(users, u));
+    if (n > 0 && !charge(s, api, request, response, matched, n, entered, null)) {
+      return false;
+    }
+    if (entered != null) {
+      try {
+        call(api.setAttribute, request, COUNTED, entered); // for the servlet, with the charges
+      } catch (RuntimeException | Error e) {
+        entered.refund();
+        throw e;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The {@code user} entries of a request that entered through a filter, where it reaches a
+   * servlet: keyed by the principal of the request as the filters wrapped it. Refused, the
+   * entrance's charges go back too.
+   */
+  private static boolean checkUsers(Settings s, Entered entered, Object request, Object response) {
+    Object http = httpRequest(request);
+    if (http == null) {
       return true;
     }
-    HttpRule current = rules[matched[0]];
+    ServletApi api = usable(ServletApi.of(http));
+    try {
+      if (String.valueOf(call(api.dispatcherType, http)).equals("ERROR")) {
+        return true;
+      }
+      call(api.setAttribute, http, COUNTED, Boolean.TRUE); // once: a forward or include passes
+    } catch (RuntimeException e) {
+      entered.refund();
+      throw new IllegalStateException(
+          "Weir cannot read this request, so its http limits cannot be applied: " + e, e);
+    }
+    return charge(s, api, http, response, entered.users, entered.users.length, null, entered);
+  }
+
+  /** The HTTP request behind a request: itself, or what plain wrappers wrap; null if none. */
+  private static Object httpRequest(Object request) {
+    ServletApi api = ServletApi.of(request);
+    for (int depth = 0; api == ServletApi.NONE; depth++) {
+      // a plain ServletRequestWrapper a filter put around the HTTP request: look inside it
+      Object inner = unwrap(request);
+      if (inner == null) {
+        return null;
+      }
+      if (depth == MAX_WRAPPERS) {
+        throw new IllegalStateException(
+            "Weir's http limits cannot see through more than "
+                + MAX_WRAPPERS
+                + " request wrappers, so the request is refused");
+      }
+      request = inner;
+      api = ServletApi.of(request);
+    }
+    return request;
+  }
+
+  /** The API, if it can be called; else the request is refused, and that is logged once. */
+  private static ServletApi usable(ServletApi api) {
+    if (api.broken != null) {
+      if (!brokenReported) {
+        brokenReported = true;
+        AgentLog.error("http limits cannot be applied, so every request is refused: " + api.broken);
+      }
+      throw new IllegalStateException(
+          "Weir's http limits cannot be applied, so the request is refused: " + api.broken);
+    }
+    return api;
+  }
+
+  /**
+   * Charges a request to the first {@code n} entries of {@code apply}, each under its key (an entry
+   * whose key the request lacks is skipped), and answers it if one limits it: then it is charged by
+   * none, the charges of an earlier check ({@code earlier}) given back too.
+   *
+   * @param keep where the charges go, for a later check that may give them back; or null
+   * @param earlier the charges of an earlier check of the request, or null
+   * @return true if every entry admitted the request; false if it was limited and answered
+   */
+  private static boolean charge(
+      Settings s,
+      ServletApi api,
+      Object request,
+      Object response,
+      HttpRule[] apply,
+      int n,
+      Entered keep,
+      Entered earlier) {
+    HttpRule current = apply[0];
     Limiter[] taken = new Limiter[n];
     String[] keys = new String[n];
     int t = 0;
     try {
-      if (call(api.getAttribute, request, COUNTED) != null) {
-        return true;
-      }
-      call(api.setAttribute, request, COUNTED, Boolean.TRUE);
       for (int m = 0; m < n; m++) {
-        current = rules[matched[m]];
+        current = apply[m];
         String key = keyFor(s, api, request, current);
         if ("".equals(key)) {
           continue; // a request without the key is not counted, as nginx does
@@ -282,13 +455,16 @@ public final class HttpGate {
             taken[j].refund(keys[j]);
           }
           t = 0; // given back: never twice
+          if (earlier != null) {
+            earlier.refund();
+          }
           if (limiter instanceof Draining) {
             answer(api, response, 503, -1, current.name);
             return false;
           }
           long retryAfter = WeirBridge.retryAfterNanos(result);
           for (int k = m + 1; k < n && retryAfter != Long.MAX_VALUE; k++) {
-            HttpRule later = rules[matched[k]];
+            HttpRule later = apply[k];
             String laterKey = keyFor(s, api, request, later);
             if (!"".equals(laterKey)) {
               retryAfter =
@@ -301,16 +477,93 @@ public final class HttpGate {
         taken[t] = limiter;
         keys[t++] = key;
       }
+      if (keep != null) {
+        keep.took(taken, keys, t);
+      }
       return true;
     } catch (RuntimeException | Error e) {
       for (int j = 0; j < t; j++) {
         taken[j].refund(keys[j]); // refused: charged by none
+      }
+      if (earlier != null) {
+        earlier.refund();
       }
       if (e instanceof Error) {
         throw (Error) e;
       }
       throw new IllegalStateException(
           "Weir cannot apply the http limit '" + current.name + "' to this request: " + e, e);
+    }
+  }
+
+  /**
+   * What a request's entrance leaves for its servlet, in the request's {@value #COUNTED} attribute:
+   * the {@code user} entries its path matched, and the permits the entrance took, given back if one
+   * of those limits it. Confined to the request's thread of the moment.
+   */
+  static final class Entered {
+    final HttpRule[] users;
+    private Limiter[] taken;
+    private String[] keys;
+    private int count;
+
+    Entered(HttpRule[] users) {
+      this.users = users;
+    }
+
+    void took(Limiter[] taken, String[] keys, int count) {
+      this.taken = taken;
+      this.keys = keys;
+      this.count = count;
+    }
+
+    /** Gives the entrance's permits back, once. */
+    void refund() {
+      int n = count;
+      count = 0;
+      for (int j = 0; j < n; j++) {
+        taken[j].refund(keys[j]);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "counted by Weir's http limits; " + users.length + " user entries to check";
+    }
+  }
+
+  /**
+   * A container's call of {@code filter.doFilter(request, response, chain)}, woven to come here
+   * (see {@code ServletGate}): the entrance's decision ({@link #enter}), then the call, whatever
+   * filter class it reaches (a lambda's hidden class included). A {@code RateLimitedException} that
+   * escapes the filter (a limited method it called: a login's user lookup) is answered as a limited
+   * request, as one escaping a servlet is ({@link #service}), so the filters around it see a
+   * request answered normally; anything else is thrown on unchanged.
+   *
+   * @param filter the filter the container calls
+   * @param request the {@code ServletRequest}
+   * @param response the {@code ServletResponse}
+   * @param chain the {@code FilterChain}
+   * @throws IllegalStateException as {@link #enter}
+   */
+  public static void filter(Object filter, Object request, Object response, Object chain) {
+    if (filter == null) {
+      throw new NullPointerException("the filter is null");
+    }
+    if (!decide(request, response, false)) {
+      return;
+    }
+    MethodHandle doFilter;
+    int[] section = CallDepth.enterWeir(); // finding the handle is Weir's work; the call is not
+    try {
+      doFilter = ServletApi.doFilterOf(filter);
+    } finally {
+      section[0]--;
+    }
+    try {
+      Object none = doFilter.invokeExact(filter, request, response, chain);
+    } catch (Throwable t) {
+      answerOrThrow(t, request, response);
     }
   }
 
@@ -343,17 +596,25 @@ public final class HttpGate {
     try {
       Object none = service.invokeExact(servlet, request, response);
     } catch (Throwable t) {
-      boolean answered;
-      section = CallDepth.enterWeir();
-      try {
-        answered = answeredLimitedMethod(t, request, response);
-      } finally {
-        section[0]--;
-      }
-      if (answered) {
-        return;
-      }
-      throw HttpGate.<RuntimeException>sneaky(t); // ServletException, IOException: as they were
+      answerOrThrow(t, request, response);
+    }
+  }
+
+  /**
+   * What a filter or servlet threw: answered if it is a limited method's ({@link
+   * #answeredLimitedMethod}), else thrown on unchanged (a {@code ServletException}, an {@code
+   * IOException}: as they were).
+   */
+  private static void answerOrThrow(Throwable thrown, Object request, Object response) {
+    boolean answered;
+    int[] section = CallDepth.enterWeir();
+    try {
+      answered = answeredLimitedMethod(thrown, request, response);
+    } finally {
+      section[0]--;
+    }
+    if (!answered) {
+      throw HttpGate.<RuntimeException>sneaky(thrown);
     }
   }
 
@@ -535,9 +796,19 @@ public final class HttpGate {
   /**
    * The client's address: the connection's; or, if that is a trusted proxy, the last {@code
    * X-Forwarded-For} hop that is not one (nginx's {@code real_ip_recursive}), never a hop the
-   * client could have written unless every proxy after it is trusted.
+   * client could have written unless every proxy after it is trusted. Both are read from the
+   * container's own request, beneath every {@code ServletRequestWrapper} (a filter that rewrites
+   * the remote address from a header, as Spring's {@code ForwardedHeaderFilter} does, cannot choose
+   * the key; the gate sits before the filters besides, where no wrapper of any other kind can be).
+   * An IPv6 address is keyed by its network of {@code http.ipv6PrefixLength} bits.
    */
   private static String client(Settings s, ServletApi api, Object request) {
+    Object own = containerRequest(request);
+    ServletApi ownApi = own == request ? api : ServletApi.of(own);
+    if (ownApi != ServletApi.NONE && ownApi.broken == null) {
+      api = ownApi;
+      request = own;
+    }
     String remote = (String) call(api.remoteAddr, request);
     if (remote == null) {
       return null;
@@ -565,7 +836,31 @@ public final class HttpGate {
       }
     }
     // as a key: canonical if it is an IP literal, else as given
-    return address != null ? AddressBlock.canonical(address) : client.trim();
+    if (address == null) {
+      return client.trim();
+    }
+    if (address.length == 16 && s.ipv6Prefix < 128) {
+      return AddressBlock.canonical(AddressBlock.mask(address, s.ipv6Prefix)) + "/" + s.ipv6Prefix;
+    }
+    return AddressBlock.canonical(address);
+  }
+
+  /** The innermost request beneath every {@code ServletRequestWrapper}: the container's own. */
+  private static Object containerRequest(Object request) {
+    Object r = request;
+    for (int depth = 0; ; depth++) {
+      Object inner = unwrap(r);
+      if (inner == null) {
+        return r;
+      }
+      if (depth == MAX_WRAPPERS) {
+        throw new IllegalStateException(
+            "Weir's http limits cannot see through more than "
+                + MAX_WRAPPERS
+                + " request wrappers to the client's address");
+      }
+      r = inner;
+    }
   }
 
   private static boolean trusted(Settings s, byte[] address) {

@@ -73,6 +73,32 @@ public final class HttpRule {
   }
 
   /**
+   * Whether a request is limited by the rule, on its path or any other form of it.
+   *
+   * @param upper the request's HTTP method, upper case
+   * @param path the path inside the application, as {@link PathPattern#segments}
+   * @param otherForms {@link PathPattern#otherForms} of the path, or null
+   */
+  boolean matches(String upper, String[] path, String[][] otherForms) {
+    if (matches(upper, path)) {
+      return true;
+    }
+    if (otherForms != null) {
+      for (String[] form : otherForms) {
+        if (matches(upper, form)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether the rule is checked where the request reaches a servlet: {@code key: user}. */
+  boolean atServlet() {
+    return keyKind == USER;
+  }
+
+  /**
    * Whether a request is limited by the rule.
    *
    * @param upper the request's HTTP method, upper case (so {@code post} cannot slip past POST)

@@ -145,6 +145,94 @@ public final class PathPattern {
     return parts.toArray(new String[0]);
   }
 
+  /**
+   * The other forms a container may serve a path as, if it holds dot segments ({@code .}, {@code
+   * ..}) or path parameters ({@code ;x=1}), as a container that routes by the path as it arrived
+   * (Undertow) leaves them: with each segment's parameters dropped, its RFC 3986 §5.2.4 normalised
+   * form ({@code /x/../files/a} is {@code /files/a}), and the form that drops empty segments before
+   * resolving dots ({@code /x//../a} is {@code /a}, as a file system resolves it). An entry applies
+   * when it matches the path or any of these, so no such trick reaches a path unlimited.
+   *
+   * @param path the path inside the application, starting with {@code /}
+   * @param segments its {@link #segments}
+   * @return the forms' segments that differ from {@code segments}; null if the path has no dot
+   *     segment and no parameter (then nothing is computed)
+   */
+  public static String[][] otherForms(String path, String[] segments) {
+    boolean any = false;
+    for (String segment : segments) {
+      any |= segment.indexOf(';') >= 0 || isDot(segment);
+    }
+    if (!any) {
+      return null;
+    }
+    StringBuilder plain = new StringBuilder(path.length());
+    List<String> resolved = new ArrayList<String>();
+    for (String segment : path.split("/", -1)) {
+      int semicolon = segment.indexOf(';');
+      String part = semicolon < 0 ? segment : segment.substring(0, semicolon);
+      if (plain.length() > 0 || !part.isEmpty()) {
+        plain.append('/').append(part);
+      }
+      if (part.equals("..")) {
+        if (!resolved.isEmpty()) {
+          resolved.remove(resolved.size() - 1);
+        }
+      } else if (!part.isEmpty() && !part.equals(".")) {
+        resolved.add(part);
+      }
+    }
+    String[] normalised = segments(removeDotSegments(plain.toString()));
+    String[] fileSystem = resolved.toArray(new String[0]);
+    List<String[]> forms = new ArrayList<String[]>();
+    if (!java.util.Arrays.equals(normalised, segments)) {
+      forms.add(normalised);
+    }
+    if (!java.util.Arrays.equals(fileSystem, segments)
+        && !java.util.Arrays.equals(fileSystem, normalised)) {
+      forms.add(fileSystem);
+    }
+    return forms.toArray(new String[0][]);
+  }
+
+  private static boolean isDot(String segment) {
+    return segment.equals(".") || segment.equals("..");
+  }
+
+  /**
+   * RFC 3986 §5.2.4 {@code remove_dot_segments}, step by step as the RFC writes it.
+   *
+   * @param path an absolute path
+   * @return the path without dot segments
+   */
+  static String removeDotSegments(String path) {
+    String in = path;
+    StringBuilder out = new StringBuilder(path.length());
+    while (!in.isEmpty()) {
+      if (in.startsWith("../")) { // A
+        in = in.substring(3);
+      } else if (in.startsWith("./")) {
+        in = in.substring(2);
+      } else if (in.startsWith("/./")) { // B
+        in = in.substring(2);
+      } else if (in.equals("/.")) {
+        in = "/";
+      } else if (in.startsWith("/../") || in.equals("/..")) { // C
+        in = "/" + in.substring(in.length() == 3 ? 3 : 4);
+        int last = out.lastIndexOf("/");
+        out.setLength(Math.max(0, last));
+      } else if (in.equals(".") || in.equals("..")) { // D
+        in = "";
+      } else { // E: the first segment, with its leading /
+        int next = in.indexOf('/', in.startsWith("/") ? 1 : 0);
+        int end = next < 0 ? in.length() : next;
+        out.append(in, 0, end);
+        in = in.substring(end);
+      }
+    }
+    return out.toString();
+  }
+
   /** {@code *} as any run of characters, within one segment. */
   static boolean glob(String pattern, String segment) {
     return pattern.indexOf('*') < 0

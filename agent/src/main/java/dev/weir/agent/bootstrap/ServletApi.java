@@ -78,25 +78,92 @@ final class ServletApi {
       new ClassValue<MethodHandle>() {
         @Override
         protected MethodHandle computeValue(Class<?> type) {
+          return apiMethod(type, "Servlet", "service", "ServletRequest", "ServletResponse");
+        }
+      };
+
+  /** The {@code Filter.doFilter} of each filter class, through its API's interface. */
+  private static final ClassValue<MethodHandle> DO_FILTER =
+      new ClassValue<MethodHandle>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+          return apiMethod(
+              type, "Filter", "doFilter", "ServletRequest", "ServletResponse", "FilterChain");
+        }
+      };
+
+  /**
+   * A method of the servlet API's interface {@code api} (of either namespace) that {@code type}
+   * implements, its parameters of the API's types named.
+   *
+   * @throws IllegalStateException if the type implements no such interface, or it cannot be called
+   */
+  private static MethodHandle apiMethod(
+      Class<?> type, String api, String method, String... parameters) {
+    for (String namespace : NAMESPACES) {
+      Class<?> owner = supertype(type, namespace + ".servlet." + api);
+      if (owner != null) {
+        try {
+          Class<?>[] types = new Class<?>[parameters.length];
+          for (int i = 0; i < types.length; i++) {
+            types[i] =
+                Class.forName(
+                    namespace + ".servlet." + parameters[i], false, owner.getClassLoader());
+          }
+          return handle(owner, method, types);
+        } catch (ReflectiveOperationException | LinkageError e) {
+          throw new IllegalStateException(
+              "cannot call " + type.getName() + "#" + method + ": " + e, e);
+        }
+      }
+    }
+    throw new IllegalStateException(
+        type.getName() + " is no " + api.toLowerCase(java.util.Locale.ROOT));
+  }
+
+  /**
+   * The {@code ServletRequest.getAttribute} of each class, HTTP request or not; null for a class
+   * that is no {@code ServletRequest}.
+   */
+  private static final ClassValue<MethodHandle> GET_ATTRIBUTE =
+      new ClassValue<MethodHandle>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
           for (String namespace : NAMESPACES) {
-            Class<?> servlet = supertype(type, namespace + ".servlet.Servlet");
-            if (servlet != null) {
+            Class<?> plain = supertype(type, namespace + ".servlet.ServletRequest");
+            if (plain != null) {
               try {
-                ClassLoader loader = servlet.getClassLoader();
-                return handle(
-                    servlet,
-                    "service",
-                    Class.forName(namespace + ".servlet.ServletRequest", false, loader),
-                    Class.forName(namespace + ".servlet.ServletResponse", false, loader));
+                return handle(plain, "getAttribute", String.class);
               } catch (ReflectiveOperationException | LinkageError e) {
-                throw new IllegalStateException(
-                    "cannot call " + type.getName() + "#service: " + e, e);
+                return null;
               }
             }
           }
-          throw new IllegalStateException(type.getName() + " is no servlet");
+          return null;
         }
       };
+
+  /**
+   * {@code Filter.doFilter} of a filter's class, as a handle taking and returning {@code Object}s.
+   *
+   * @param filter a filter
+   * @return the handle
+   * @throws IllegalStateException if the filter's API cannot be called
+   */
+  static MethodHandle doFilterOf(Object filter) {
+    return DO_FILTER.get(filter.getClass());
+  }
+
+  /**
+   * {@code ServletRequest.getAttribute} of a request's class, whether or not it is an HTTP request
+   * (a plain wrapper a filter put around one), as a handle taking and returning {@code Object}s.
+   *
+   * @param request a request
+   * @return the handle; null if it is no {@code ServletRequest} of either namespace
+   */
+  static MethodHandle getAttributeOf(Object request) {
+    return GET_ATTRIBUTE.get(request.getClass());
+  }
 
   /**
    * {@code Servlet.service} of a servlet's class, as a handle taking and returning {@code Object}s.

@@ -3,6 +3,7 @@ package dev.weir.agent.config;
 import dev.weir.agent.bootstrap.AddressBlock;
 import dev.weir.agent.bootstrap.ClusterScope;
 import dev.weir.agent.bootstrap.Discipline;
+import dev.weir.agent.bootstrap.HttpGate;
 import dev.weir.agent.bootstrap.PathPattern;
 import java.io.ByteArrayInputStream;
 import java.io.File;
@@ -46,20 +47,20 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * limits[1].tokenBucket.rate must be > 0, was -3}: this is the one place config errors come from.
  *
  * <p>Keys: top level {@code backend}, {@code http} ({@code trustedProxies}, {@code status}, {@code
- * answerLimitedMethods}), {@code limits}; entry {@code name} (required), {@code methods} or {@code
- * http} ({@code paths}, {@code methods}), exactly one of {@code tokenBucket} / {@code leakyBucket}
- * (keys {@code rate}, {@code per}, {@code capacity}, and {@code permits} or {@code mode}), {@code
- * onLimit}, {@code maxWaitMillis}, {@code key}, {@code scope}, {@code dryRun}. Any other key is an
- * error. Defaults as the annotations. Values have the types of the YAML 1.2 core schema: a number
- * where a number belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code true} or
- * {@code false} where a flag belongs, a string where a name or a pattern belongs. Not thread-safe;
- * use one instance per file.
+ * answerLimitedMethods}, {@code ipv6PrefixLength}), {@code limits}; entry {@code name} (required),
+ * {@code methods} or {@code http} ({@code paths}, {@code methods}), exactly one of {@code
+ * tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code per}, {@code capacity}, and {@code
+ * permits} or {@code mode}), {@code onLimit}, {@code maxWaitMillis}, {@code key}, {@code scope},
+ * {@code dryRun}. Any other key is an error. Defaults as the annotations. Values have the types of
+ * the YAML 1.2 core schema: a number where a number belongs ({@code "5"} is a string, {@code 1_000}
+ * is not a number), {@code true} or {@code false} where a flag belongs, a string where a name or a
+ * pattern belongs. Not thread-safe; use one instance per file.
  */
 public final class ConfigFile {
   private static final List<String> TOP =
       Arrays.asList("backend", "backendTimeoutMillis", "backendKeyPrefix", "http", "limits");
   private static final List<String> HTTP_SETTINGS =
-      Arrays.asList("trustedProxies", "status", "answerLimitedMethods");
+      Arrays.asList("trustedProxies", "status", "answerLimitedMethods", "ipv6PrefixLength");
   private static final List<String> HTTP_ENTRY = Arrays.asList("paths", "methods");
   private static final List<String> HTTP_METHODS =
       Arrays.asList("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
@@ -98,6 +99,7 @@ public final class ConfigFile {
   private boolean backendGiven;
   private int httpStatus = 429;
   private boolean answerLimitedMethods = true;
+  private int ipv6PrefixLength = HttpGate.DEFAULT_IPV6_PREFIX_LENGTH;
 
   private ConfigFile(String label) {
     // the process environment is read only for a file that names a variable: reading it loads
@@ -255,6 +257,16 @@ public final class ConfigFile {
    */
   public boolean answerLimitedMethods() {
     return answerLimitedMethods;
+  }
+
+  /**
+   * The top-level {@code http.ipv6PrefixLength}: the bits of an IPv6 client's address its {@code
+   * client} key keeps.
+   *
+   * @return 1..128; 64 unless the file says otherwise
+   */
+  public int ipv6PrefixLength() {
+    return ipv6PrefixLength;
   }
 
   private void parse(Reader reader) {
@@ -662,8 +674,8 @@ public final class ConfigFile {
   }
 
   /**
-   * The top-level {@code http} settings: {@code trustedProxies}, {@code status} and {@code
-   * answerLimitedMethods}.
+   * The top-level {@code http} settings: {@code trustedProxies}, {@code status}, {@code
+   * answerLimitedMethods} and {@code ipv6PrefixLength}.
    */
   private void httpSettings(Node node) {
     Map<String, Node> settings = mapping(node, "http", HTTP_SETTINGS);
@@ -699,6 +711,14 @@ public final class ConfigFile {
     String answer = flag(settings.get("answerLimitedMethods"), "http.answerLimitedMethods");
     if (answer != null) {
       answerLimitedMethods = answer.equals("true");
+    }
+    Long prefix = whole(settings.get("ipv6PrefixLength"), "http.ipv6PrefixLength", 1);
+    if (prefix != null && prefix > 128) {
+      error(
+          settings.get("ipv6PrefixLength"),
+          "http.ipv6PrefixLength must be from 1 to 128 (bits of an IPv6 address), was " + prefix);
+    } else if (prefix != null) {
+      ipv6PrefixLength = prefix.intValue();
     }
   }
 

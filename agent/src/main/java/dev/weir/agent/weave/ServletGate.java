@@ -8,6 +8,7 @@ import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
@@ -27,23 +28,29 @@ import net.bytebuddy.utility.OpenedClassReader;
 
 /**
  * Weaves the gate of {@code http} entries ({@link dev.weir.agent.bootstrap.HttpGate}) into every
- * servlet: the first instructions of each concrete {@code service(ServletRequest, ServletResponse)}
- * of {@code javax.servlet} or {@code jakarta.servlet} become
+ * filter and servlet: the first instructions of each concrete {@code doFilter(ServletRequest,
+ * ServletResponse, FilterChain)} and {@code service(ServletRequest, ServletResponse)} of {@code
+ * javax.servlet} or {@code jakarta.servlet} become
  *
  * <pre>{@code
- * if (!HttpGate.pass(request, response)) return;
+ * if (!HttpGate.enter(request, response)) return;   // doFilter
+ * if (!HttpGate.pass(request, response)) return;    // service
  * }</pre>
  *
- * <p>That method is the servlet API's own entry point: {@code HttpServlet} declares it (so every
- * {@code HttpServlet}, JSPs and frameworks' dispatcher servlets included, is covered by weaving the
- * API's one class), and a servlet that implements it itself (in a class, or in an interface's
- * default method) is woven too; the gate counts each request once however many of these it passes.
- * The prologue passes its arguments as {@code Object}s: the woven class never names a type Weir
- * carries. The same weaving turns a container's call of {@code Servlet.service} into a call of
- * {@code HttpGate.service}, which also answers a limited method's {@code RateLimitedException} that
- * escapes the servlet. Installed once the config file has an {@code http} entry, or a limited
- * method may throw while a servlet serves (see {@link Weaving#ensureServletGate}), and kept (with
- * no entry, the gate returns at once). Thread-safe.
+ * <p>Those methods are the servlet API's own entry points: the first a request meets, on any
+ * container, is where it enters the application, before its filters; {@code HttpServlet} declares
+ * {@code service} (so every {@code HttpServlet}, JSPs and frameworks' dispatcher servlets included,
+ * is covered by weaving the API's one class), {@code GenericFilter} and {@code HttpFilter} declare
+ * {@code doFilter}, and a class that implements either itself (in a class, or in an interface's
+ * default method) is woven too, the container's holder of a filter with the same method included;
+ * the gate counts each request once however many of these it passes. The prologue passes its
+ * arguments as {@code Object}s: the woven class never names a type Weir carries. The same weaving
+ * turns a container's call of {@code Filter.doFilter} or {@code Servlet.service} through the
+ * interface into a call of {@code HttpGate.filter} or {@code HttpGate.service}, which reach filters
+ * and servlets whose class cannot be woven (a lambda's), and answer a limited method's {@code
+ * RateLimitedException} that escapes them. Installed once the config file has an {@code http}
+ * entry, or a limited method may throw while a servlet serves (see {@link
+ * Weaving#ensureServletGate}), and kept (with no entry, the gate returns at once). Thread-safe.
  */
 final class ServletGate implements ClassFileTransformer {
   private static final String GATE = "dev/weir/agent/bootstrap/HttpGate";
@@ -51,8 +58,18 @@ final class ServletGate implements ClassFileTransformer {
     "(Ljavax/servlet/ServletRequest;Ljavax/servlet/ServletResponse;)V",
     "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)V"
   };
+  private static final String[] FILTER_DESCRIPTORS = {
+    "(Ljavax/servlet/ServletRequest;Ljavax/servlet/ServletResponse;Ljavax/servlet/FilterChain;)V",
+    "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;"
+        + "Ljakarta/servlet/FilterChain;)V"
+  };
+
+  /** The servlet and filter interfaces: their implementations, and their callers, are woven. */
   private static final String[] SERVLET_TYPES = {
-    "javax.servlet.Servlet", "jakarta.servlet.Servlet"
+    "javax.servlet.Servlet",
+    "jakarta.servlet.Servlet",
+    "javax.servlet.Filter",
+    "jakarta.servlet.Filter"
   };
 
   private static final long WAIT_SECONDS = 60;
@@ -220,14 +237,20 @@ final class ServletGate implements ClassFileTransformer {
         WeirTransformer.classFileOf(loader, type.getName().replace('.', '/')); // as it loaded
     // the interface's name as a whole constant-pool entry (tag 1, length), and the descriptor
     return classFile != null
-        && SERVICE_DESCRIPTOR.in(classFile)
-        && (JAVAX_SERVLET.in(classFile) || JAKARTA_SERVLET.in(classFile));
+        && (SERVICE_DESCRIPTOR.in(classFile)
+                && (JAVAX_SERVLET.in(classFile) || JAKARTA_SERVLET.in(classFile))
+            || FILTER_DESCRIPTOR.in(classFile)
+                && (JAVAX_FILTER.in(classFile) || JAKARTA_FILTER.in(classFile)));
   }
 
   private static final BytePattern JAVAX_SERVLET =
       BytePattern.of("\u0001\u0000\u0015javax/servlet/Servlet");
   private static final BytePattern JAKARTA_SERVLET =
       BytePattern.of("\u0001\u0000\u0017jakarta/servlet/Servlet");
+  private static final BytePattern JAVAX_FILTER =
+      BytePattern.of("\u0001\u0000\u0014javax/servlet/Filter");
+  private static final BytePattern JAKARTA_FILTER =
+      BytePattern.of("\u0001\u0000\u0016jakarta/servlet/Filter");
 
   @Override
   public byte[] transform(
@@ -241,7 +264,7 @@ final class ServletGate implements ClassFileTransformer {
         || classFile == null
         || internalName.startsWith("java/")
         || internalName.startsWith("dev/weir/agent/")
-        || !SERVICE_DESCRIPTOR.in(classFile)) {
+        || !RESPONSE_PARAMETER.in(classFile)) {
       return null;
     }
     // a servlet's weaving is Weir's own work, never charged by a config limit
@@ -272,13 +295,26 @@ final class ServletGate implements ClassFileTransformer {
     }
   }
 
+  /**
+   * What both descriptors hold, looked for in every class that loads (one search, as long as
+   * either's: start-up pays no more for the filters' weaving than it did for the servlets').
+   */
+  private static final BytePattern RESPONSE_PARAMETER = BytePattern.of("servlet/ServletResponse;");
+
   /** What every descriptor of {@code service(ServletRequest, ServletResponse)} ends with. */
   private static final BytePattern SERVICE_DESCRIPTOR =
       BytePattern.of("servlet/ServletResponse;)V");
 
+  /**
+   * What every descriptor of {@code doFilter(ServletRequest, ServletResponse, FilterChain)} ends
+   * with.
+   */
+  private static final BytePattern FILTER_DESCRIPTOR = BytePattern.of("servlet/FilterChain;)V");
+
   /** A cheap look at the constant pool: only a class that names the API's types can declare it. */
   private static boolean mentionsService(byte[] classFile) {
-    return SERVICE_DESCRIPTOR.in(classFile) && !WeirTransformer.contains(classFile, GATE);
+    return (SERVICE_DESCRIPTOR.in(classFile) || FILTER_DESCRIPTOR.in(classFile))
+        && !WeirTransformer.contains(classFile, GATE);
   }
 
   /**
@@ -332,18 +368,20 @@ final class ServletGate implements ClassFileTransformer {
             if (mv != null && refusal == null) {
               mv = new CallSites(mv, woven);
             }
-            if (!name.equals("service")
-                || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_STATIC)) != 0
-                || !isServiceDescriptor(descriptor)) {
+            boolean filter = name.equals("doFilter") && isFilterDescriptor(descriptor);
+            if (!(filter || name.equals("service") && isServiceDescriptor(descriptor))
+                || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_STATIC))
+                    != 0) {
               return mv;
             }
             woven[0] = true;
             if (refusal != null) {
-              LimitPrologue.writeFailClosed(mv, 3, refusal); // this, request, response
+              // this, request, response (, chain)
+              LimitPrologue.writeFailClosed(mv, filter ? 4 : 3, refusal);
               mv.visitEnd();
               return null; // the original code is not copied
             }
-            return new Prologue(mv, version[0] >= Opcodes.V1_6);
+            return new Prologue(mv, version[0] >= Opcodes.V1_6, filter);
           }
         },
         0);
@@ -351,12 +389,11 @@ final class ServletGate implements ClassFileTransformer {
   }
 
   private static boolean isServiceDescriptor(String descriptor) {
-    for (String d : SERVICE_DESCRIPTORS) {
-      if (d.equals(descriptor)) {
-        return true;
-      }
-    }
-    return false;
+    return Arrays.asList(SERVICE_DESCRIPTORS).contains(descriptor);
+  }
+
+  private static boolean isFilterDescriptor(String descriptor) {
+    return Arrays.asList(FILTER_DESCRIPTORS).contains(descriptor);
   }
 
   /**
@@ -389,17 +426,35 @@ final class ServletGate implements ClassFileTransformer {
             false);
         return;
       }
+      if (opcode == Opcodes.INVOKEINTERFACE
+          && name.equals("doFilter")
+          && (owner.equals("javax/servlet/Filter") || owner.equals("jakarta/servlet/Filter"))
+          && isFilterDescriptor(descriptor)) {
+        woven[0] = true;
+        super.visitMethodInsn(
+            Opcodes.INVOKESTATIC,
+            GATE,
+            "filter",
+            "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;)V",
+            false);
+        return;
+      }
       super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
     }
   }
 
-  /** {@code if (!HttpGate.pass(request, response)) return;} before the body. */
+  /**
+   * {@code if (!HttpGate.pass(request, response)) return;} before a servlet's body, {@code
+   * HttpGate.enter} before a filter's.
+   */
   private static final class Prologue extends MethodVisitor {
     private final boolean frames;
+    private final boolean filter;
 
-    Prologue(MethodVisitor mv, boolean frames) {
+    Prologue(MethodVisitor mv, boolean frames, boolean filter) {
       super(OpenedClassReader.ASM_API, mv);
       this.frames = frames;
+      this.filter = filter;
     }
 
     @Override
@@ -409,7 +464,11 @@ final class ServletGate implements ClassFileTransformer {
       super.visitVarInsn(Opcodes.ALOAD, 1);
       super.visitVarInsn(Opcodes.ALOAD, 2);
       super.visitMethodInsn(
-          Opcodes.INVOKESTATIC, GATE, "pass", "(Ljava/lang/Object;Ljava/lang/Object;)Z", false);
+          Opcodes.INVOKESTATIC,
+          GATE,
+          filter ? "enter" : "pass",
+          "(Ljava/lang/Object;Ljava/lang/Object;)Z",
+          false);
       super.visitJumpInsn(Opcodes.IFNE, body);
       super.visitInsn(Opcodes.RETURN);
       super.visitLabel(body);
@@ -421,7 +480,7 @@ final class ServletGate implements ClassFileTransformer {
 
     @Override
     public void visitMaxs(int maxStack, int maxLocals) {
-      super.visitMaxs(Math.max(maxStack, 2), Math.max(maxLocals, 3));
+      super.visitMaxs(Math.max(maxStack, 2), Math.max(maxLocals, filter ? 4 : 3));
     }
   }
 }

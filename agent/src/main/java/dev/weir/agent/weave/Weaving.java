@@ -222,7 +222,8 @@ public final class Weaving {
         reload.next.httpRules(),
         read.trustedProxies(),
         read.httpStatus(),
-        read.answerLimitedMethods());
+        read.answerLimitedMethods(),
+        read.ipv6PrefixLength());
     if (!httpBefore.equals(HttpGate.settingsInWords())) {
       reload.changes.add("http settings changed: " + HttpGate.settingsInWords());
     }

@@ -86,7 +86,8 @@ public final class WeirInstaller {
           config.httpRules(),
           file.trustedProxies(),
           file.httpStatus(),
-          file.answerLimitedMethods());
+          file.answerLimitedMethods(),
+          file.ipv6PrefixLength());
       limitsLoaded =
           file.limits().size()
               + (file.limits().size() == 1 ? " limit from " : " limits from ")

@@ -211,11 +211,205 @@ class HttpGateTest {
     assertEquals("203.0.113.9", key(rule, "0:0:0:0:0:0:0:1", "[203.0.113.9]:443"));
     assertEquals("203.0.113.9", key(rule, "::1", "203.0.113.9:5555"));
     assertEquals(
-        "2001:db8:0:0:0:0:0:1", key(rule, "::ffff:10.0.0.1", "2001:DB8::1"), "mapped; one form");
+        "2001:db8:0:0:0:0:0:0/64",
+        key(rule, "::ffff:10.0.0.1", "2001:DB8::1"),
+        "mapped; one form, by its /64");
     assertEquals("unknown", key(rule, "10.1.1.1", "unknown"), "not an address: as written");
     HttpGate.install(List.of(rule), List.of(), 429);
     assertEquals("10.1.1.1", key(rule, "10.1.1.1", "203.0.113.9"), "no proxies: header ignored");
-    assertEquals("0:0:0:0:0:0:0:1", key(rule, "::1"));
+    assertEquals("0:0:0:0:0:0:0:0/64", key(rule, "::1"));
+  }
+
+  @Test
+  void anIpv6ClientIsKeyedByItsPrefixComparedAsAnAddress() {
+    HttpRule rule = rule(limiter(1, 1), "/**", "client");
+    HttpGate.install(List.of(rule), List.of(), 429);
+    String network = "2001:db8:1:2:0:0:0:0/64";
+    assertEquals(network, key(rule, "2001:db8:1:2::1"));
+    assertEquals(network, key(rule, "2001:0DB8:0001:0002:ffff:ffff:ffff:ffff"), "one host's /64");
+    assertEquals(network, key(rule, "[2001:db8:1:2::7]:443"));
+    assertEquals("2001:db8:1:3:0:0:0:0/64", key(rule, "2001:db8:1:3::1"), "the next /64");
+    assertEquals("10.1.2.3", key(rule, "10.1.2.3"), "IPv4 whole");
+    assertEquals("10.1.2.3", key(rule, "::ffff:10.1.2.3"), "IPv4-mapped: IPv4");
+    HttpGate.install(List.of(rule), List.of(), 429, true, 48);
+    assertEquals("2001:db8:1:0:0:0:0:0/48", key(rule, "2001:db8:1:2::1"));
+    assertTrue(HttpGate.settingsInWords().endsWith(", ipv6PrefixLength 48"));
+    HttpGate.install(List.of(rule), List.of(), 429, true, 128);
+    assertEquals("2001:db8:1:2:0:0:0:1", key(rule, "2001:db8:1:2::1"), "128: the address");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> HttpGate.install(List.of(rule), List.of(), 429, true, 0));
+  }
+
+  @Test
+  void theClientAddressIsTheContainersBeneathEveryRequestWrapper() {
+    HttpRule rule = rule(limiter(1, 1), "/**", "client");
+    HttpServletRequest container = request("GET", "/", null);
+    when(container.getRemoteAddr()).thenReturn("192.0.2.7");
+    when(container.getHeaders("X-Forwarded-For"))
+        .thenAnswer(i -> Collections.enumeration(List.of("198.51.100.1")));
+    // what Spring's ForwardedHeaderFilter puts around the request: the address from the header
+    HttpServletRequest forwarded =
+        new jakarta.servlet.http.HttpServletRequestWrapper(container) {
+          @Override
+          public String getRemoteAddr() {
+            return "203.0.113." + (int) (Math.random() * 200);
+          }
+
+          @Override
+          public java.util.Enumeration<String> getHeaders(String name) {
+            return Collections.enumeration(List.of("203.0.113.99"));
+          }
+        };
+    HttpGate.install(List.of(rule), List.of(), 429);
+    assertEquals("192.0.2.7", HttpGate.keyOf(forwarded, rule));
+    assertEquals(
+        "192.0.2.7",
+        HttpGate.keyOf(new jakarta.servlet.http.HttpServletRequestWrapper(forwarded), rule));
+    HttpGate.install(List.of(rule), List.of(AddressBlock.parse("192.0.2.0/24")), 429);
+    assertEquals("198.51.100.1", HttpGate.keyOf(forwarded, rule), "the container's header");
+  }
+
+  /** A request whose attributes are kept, as a container keeps them. */
+  private static HttpServletRequest withAttributes(HttpServletRequest req) {
+    java.util.Map<String, Object> attributes = new java.util.HashMap<>();
+    org.mockito.Mockito.doAnswer(i -> attributes.put(i.getArgument(0), i.getArgument(1)))
+        .when(req)
+        .setAttribute(anyString(), org.mockito.ArgumentMatchers.any());
+    when(req.getAttribute(anyString())).thenAnswer(i -> attributes.get(i.<String>getArgument(0)));
+    return req;
+  }
+
+  @Test
+  void theEntranceDecidesOnceAndEveryLaterFilterAndTheServletPassAtOnce() throws Exception {
+    BucketLimiter limiter = limiter(0.001, 1);
+    HttpGate.install(List.of(rule(limiter, "/login", "client")), List.of(), 429);
+    HttpServletRequest first = withAttributes(request("POST", "/login", null));
+    assertTrue(HttpGate.enter(first, response()), "the first filter: admitted");
+    for (int i = 0; i < 3; i++) {
+      assertTrue(
+          HttpGate.enter(new jakarta.servlet.http.HttpServletRequestWrapper(first), response()));
+    }
+    assertTrue(HttpGate.pass(first, response()));
+    assertEquals(1, limiter.granted());
+    HttpServletResponse res = response();
+    HttpServletRequest second = withAttributes(request("POST", "/login", null));
+    assertFalse(HttpGate.enter(second, res), "a filter that answers the request is never run");
+    verify(res).setStatus(429);
+    assertTrue(HttpGate.enter(second, response()), "a later filter: decided already");
+    assertEquals(1, limiter.rejected());
+    HttpServletRequest unmatched = withAttributes(request("GET", "/other", null));
+    assertTrue(HttpGate.enter(unmatched, response()));
+    verify(unmatched).setAttribute(HttpGate.COUNTED, Boolean.TRUE);
+    assertTrue(HttpGate.enter(unmatched, response()));
+    verify(unmatched, org.mockito.Mockito.times(1)).getServletPath();
+  }
+
+  @Test
+  void aUserEntryIsCheckedAtTheServletAndOneItLimitsGetsTheEntrancesPermitsBack() throws Exception {
+    BucketLimiter perClient = limiter(0.001, 5);
+    BucketLimiter perUser = limiter(0.001, 1);
+    HttpGate.install(
+        List.of(rule(perClient, "/account/**", "client"), rule(perUser, "/account/**", "user")),
+        List.of(),
+        429);
+    for (int i = 0; i < 3; i++) {
+      HttpServletRequest req = withAttributes(request("GET", "/account", "/x"));
+      assertTrue(HttpGate.enter(req, response()), "no principal yet: the filters set it");
+      HttpServletRequest signedIn =
+          new jakarta.servlet.http.HttpServletRequestWrapper(req) {
+            @Override
+            public java.security.Principal getUserPrincipal() {
+              return () -> "alice";
+            }
+          };
+      HttpServletResponse res = response();
+      assertEquals(i == 0, HttpGate.pass(signedIn, res), "request " + i);
+      assertTrue(HttpGate.pass(signedIn, response()), "a forward: decided already");
+      if (i > 0) {
+        verify(res).setStatus(429);
+      }
+    }
+    assertEquals(1, perUser.granted());
+    assertEquals(2, perUser.rejected());
+    assertEquals(1, perClient.granted(), "the two the user entry limited were given back");
+    HttpServletRequest anonymous = withAttributes(request("GET", "/account", "/x"));
+    assertTrue(HttpGate.enter(anonymous, response()));
+    assertTrue(HttpGate.pass(anonymous, response()), "no principal: not counted by user");
+    assertEquals(2, perClient.granted());
+  }
+
+  @Test
+  void aUserKeyThatCannotBeReadAtTheServletGivesTheEntrancesPermitsBack() throws Exception {
+    BucketLimiter total = limiter(0.001, 1);
+    HttpGate.install(
+        List.of(rule(total, "/**", null), rule(limiter(1, 1), "/**", "user")), List.of(), 429);
+    HttpServletRequest req = withAttributes(request("GET", "/", null));
+    when(req.getUserPrincipal()).thenThrow(new UnsupportedOperationException("no realm"));
+    assertTrue(HttpGate.enter(req, response()));
+    assertEquals(1, total.granted());
+    assertThrows(IllegalStateException.class, () -> HttpGate.pass(req, response()));
+    assertEquals(0, total.granted(), "given back");
+  }
+
+  @Test
+  void aPathWithDotSegmentsOrParametersIsMatchedOnItsNormalisedFormsToo() throws Exception {
+    BucketLimiter files = limiter(0.001, 100);
+    HttpGate.install(List.of(rule(files, "/files/**", null)), List.of(), 429);
+    String[] tricks = {
+      "/x/../files/big.bin",
+      "/./files/big.bin",
+      "/x/y/../../files/big.bin",
+      "/../files/big.bin",
+      "/x/..;/files/big.bin",
+      "/files;a=b/big.bin",
+      "/x//../files/big.bin",
+      "/files/x/..",
+    };
+    for (String trick : tricks) {
+      HttpGate.pass(request("GET", trick, null), response());
+    }
+    assertEquals(tricks.length, files.granted(), "every one counted");
+    HttpGate.pass(request("GET", "/x/../other", null), response());
+    HttpGate.pass(request("GET", "/files-x/../../other", null), response());
+    assertEquals(tricks.length, files.granted(), "no other path");
+  }
+
+  @Test
+  void aContainersCallOfAFilterIsDecidedAndALimitedMethodEscapingTheFiltersAnswered()
+      throws Exception {
+    BucketLimiter limiter = limiter(0.001, 1);
+    HttpGate.install(List.of(rule(limiter, "/login", null)), List.of(), 429);
+    int[] ran = {0};
+    jakarta.servlet.Filter filter =
+        (req, res, chain) -> {
+          ran[0]++;
+          throw new jakarta.servlet.ServletException(
+              new dev.weir.RateLimitedException("lookup", 2_000_000_000L));
+        };
+    HttpServletResponse first = response();
+    HttpGate.filter(filter, withAttributes(request("POST", "/login", null)), first, null);
+    assertEquals(1, ran[0]);
+    verify(first).setStatus(429);
+    verify(first).setHeader("Retry-After", "2");
+    assertTrue(body.toString(StandardCharsets.UTF_8).startsWith("rate limited by 'lookup'"));
+    HttpServletResponse second = response();
+    HttpGate.filter(filter, withAttributes(request("POST", "/login", null)), second, null);
+    assertEquals(1, ran[0], "limited: the filter never ran");
+    verify(second).setStatus(429);
+    HttpServletRequest entered = withAttributes(request("GET", "/other", null));
+    HttpGate.enter(entered, response());
+    HttpServletResponse later = response();
+    HttpGate.filter(filter, entered, later, null);
+    verify(later).setStatus(429); // a filter after the entrance: answered at its own call
+    jakarta.servlet.Filter failing =
+        (req, res, chain) -> {
+          throw new jakarta.servlet.ServletException("the filter's own");
+        };
+    assertThrows(
+        jakarta.servlet.ServletException.class,
+        () -> HttpGate.filter(failing, entered, response(), null),
+        "anything else: thrown on");
   }
 
   private static String key(HttpRule rule, String remote, String... forwardedFor) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The parts of {@code http} entries: path patterns and trusted proxy blocks. */
@@ -130,5 +131,31 @@ class HttpPartsTest {
         "must have a prefix length from 0 to 128 after the /",
         assertThrows(IllegalArgumentException.class, () -> AddressBlock.parse("fd00::/x"))
             .getMessage());
+  }
+
+  @Test
+  void dotSegmentsAreRemovedAsRfc3986Says() {
+    // RFC 3986 §5.2.4's own examples, and §5.4's targets resolved against /b/c/d;p?q
+    assertEquals("/a/g", PathPattern.removeDotSegments("/a/b/c/./../../g"));
+    assertEquals("mid/6", PathPattern.removeDotSegments("mid/content=5/../6"));
+    assertEquals("/g", PathPattern.removeDotSegments("/b/c/../../../g"));
+    assertEquals("/b/", PathPattern.removeDotSegments("/b/c/.."));
+    assertEquals("/b/c/", PathPattern.removeDotSegments("/b/c/."));
+    assertEquals("/b/c/g.", PathPattern.removeDotSegments("/b/c/g."));
+    assertEquals("/b/c/..g", PathPattern.removeDotSegments("/b/c/..g"));
+    assertEquals("/x/a", PathPattern.removeDotSegments("/x//../a"), "an empty segment is one");
+  }
+
+  @Test
+  void aPathsOtherFormsAreComputedOnlyForDotSegmentsOrParameters() {
+    String[] plain = PathPattern.segments("/files/a.bin");
+    assertEquals(null, PathPattern.otherForms("/files/a.bin", plain), "the usual path: nothing");
+    assertEquals(
+        null, PathPattern.otherForms("/files/..a/b.", PathPattern.segments("/files/..a/b.")));
+    String path = "/x//../files;v=1/a";
+    String[][] forms = PathPattern.otherForms(path, PathPattern.segments(path));
+    assertEquals(2, forms.length);
+    assertEquals(List.of("x", "files", "a"), List.of(forms[0]), "RFC 3986");
+    assertEquals(List.of("files", "a"), List.of(forms[1]), "empty segments dropped first");
   }
 }

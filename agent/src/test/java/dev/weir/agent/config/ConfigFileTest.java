@@ -576,4 +576,31 @@ class ConfigFileTest {
     assertEquals(429, ConfigFile.parse("x.yaml", "limits: []").httpStatus());
     assertTrue(ConfigFile.parse("x.yaml", "limits: []").answerLimitedMethods());
   }
+
+  @Test
+  void ipv6PrefixLengthIsOneTo128Bits() {
+    assertEquals(64, ConfigFile.parse("x.yaml", "limits: []").ipv6PrefixLength());
+    assertEquals(
+        48,
+        ConfigFile.parse("x.yaml", "http:\n  ipv6PrefixLength: 48\nlimits: []").ipv6PrefixLength());
+    for (String[] bad :
+        new String[][] {
+          {"0", "x.yaml:2: http.ipv6PrefixLength must be >= 1, was 0"},
+          {
+            "129",
+            "x.yaml:2: http.ipv6PrefixLength must be from 1 to 128 (bits of an IPv6 address),"
+                + " was 129"
+          },
+          {
+            "\"64\"",
+            "x.yaml:2: http.ipv6PrefixLength must be a whole number >= 1, was \"64\" (quoted, so a string)"
+          },
+        }) {
+      assertEquals(
+          List.of(bad[1]),
+          ConfigFile.parse("x.yaml", "http:\n  ipv6PrefixLength: " + bad[0] + "\nlimits: []")
+              .errors(),
+          bad[0]);
+    }
+  }
 }

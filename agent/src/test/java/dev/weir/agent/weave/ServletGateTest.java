@@ -210,4 +210,86 @@ class ServletGateTest {
     cw.visitEnd();
     assertNull(ServletGate.weave(cw.toByteArray(), "gate/Plain"));
   }
+
+  private static final String DO_FILTER =
+      "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;"
+          + "Ljakarta/servlet/FilterChain;)V";
+
+  @Test
+  void aFiltersDoFilterTakesTheEntrancesPrologueAndStillRunsItsBody() throws Exception {
+    for (int version : new int[] {Opcodes.V1_5, Opcodes.V1_8, Opcodes.V17}) {
+      String name = "gate/Filter" + version;
+      ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+      cw.visit(version, Opcodes.ACC_PUBLIC, name, null, "java/lang/Object", null);
+      cw.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "ran", "I", null, null).visitEnd();
+      MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC, "doFilter", DO_FILTER, null, null);
+      mv.visitCode();
+      mv.visitInsn(Opcodes.ICONST_1);
+      mv.visitFieldInsn(Opcodes.PUTSTATIC, name, "ran", "I");
+      mv.visitInsn(Opcodes.RETURN);
+      mv.visitMaxs(0, 0);
+      mv.visitEnd();
+      constructor(cw);
+      cw.visitEnd();
+      byte[] woven = ServletGate.weave(cw.toByteArray(), name);
+      String text = new String(woven, java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertTrue(text.contains("dev/weir/agent/bootstrap/HttpGate") && text.contains("enter"));
+      Class<?> type = load(name, woven);
+      type.getMethod(
+              "doFilter",
+              jakarta.servlet.ServletRequest.class,
+              jakarta.servlet.ServletResponse.class,
+              jakarta.servlet.FilterChain.class)
+          .invoke(type.getConstructor().newInstance(), null, null, null); // no entries: runs
+      assertEquals(1, type.getField("ran").getInt(null), "version " + version);
+    }
+  }
+
+  @Test
+  void aContainersCallOfFilterDoFilterGoesThroughTheGateAndOnToTheFilter() throws Exception {
+    String name = "gate/Chain";
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, name, null, "java/lang/Object", null);
+    MethodVisitor mv =
+        cw.visitMethod(
+            Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC,
+            "next",
+            "(Ljakarta/servlet/Filter;Ljakarta/servlet/ServletRequest;"
+                + "Ljakarta/servlet/ServletResponse;Ljakarta/servlet/FilterChain;)V",
+            null,
+            null);
+    mv.visitCode();
+    for (int i = 0; i < 4; i++) {
+      mv.visitVarInsn(Opcodes.ALOAD, i);
+    }
+    mv.visitMethodInsn(
+        Opcodes.INVOKEINTERFACE, "jakarta/servlet/Filter", "doFilter", DO_FILTER, true);
+    mv.visitInsn(Opcodes.RETURN);
+    mv.visitMaxs(0, 0);
+    mv.visitEnd();
+    cw.visitEnd();
+    byte[] woven = ServletGate.weave(cw.toByteArray(), name);
+    assertTrue(
+        new String(woven, java.nio.charset.StandardCharsets.ISO_8859_1).contains("filter"),
+        "the call site goes through the gate");
+    Method next = load(name, woven).getMethods()[0];
+    java.util.List<Object> calls = new java.util.ArrayList<>();
+    jakarta.servlet.Filter filter = // a lambda's class is hidden: only the call can be woven
+        (req, res, chain) -> {
+          calls.add(chain);
+          if (req == null) {
+            throw new jakarta.servlet.ServletException("the filter's own");
+          }
+        };
+    jakarta.servlet.FilterChain chain = (req, res) -> {};
+    Object request = org.mockito.Mockito.mock(jakarta.servlet.ServletRequest.class);
+    next.invoke(null, filter, request, null, chain); // no entries: straight on
+    assertEquals(java.util.List.of(chain), calls);
+    InvocationTargetException e =
+        assertThrows(
+            InvocationTargetException.class, () -> next.invoke(null, filter, null, null, chain));
+    assertTrue(
+        e.getCause() instanceof jakarta.servlet.ServletException,
+        "thrown on as it was: " + e.getCause());
+  }
 }
