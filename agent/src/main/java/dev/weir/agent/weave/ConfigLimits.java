@@ -61,9 +61,10 @@ final class ConfigLimits {
    * {@link #subtypes} the other way round: for each subtype recorded ({@code
    * LOADER_ID:internal/Name}), the {@code Type+} types (internal names) whose families it is in; so
    * that a class finds its {@code Type+} entries with one lookup, not one per pattern. Written
-   * where {@link #subtypes} is.
+   * where {@link #subtypes} is; each array, once in the map, is never changed (a class file
+   * transformer reads them, and walking an array loads no iterator class).
    */
-  private final Map<String, Set<String>> familiesByMember;
+  private final ConcurrentHashMap<String, String[]> familiesByMember;
 
   /**
    * For each loader id, for each class looked at as resolved through that loader (internal name):
@@ -101,7 +102,7 @@ final class ConfigLimits {
   private ConfigLimits() {
     this(
         new ConcurrentHashMap<String, Set<String>>(),
-        new ConcurrentHashMap<String, Set<String>>(),
+        new ConcurrentHashMap<String, String[]>(),
         new ConcurrentHashMap<Integer, Map<String, Set<String>>>(),
         new ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>>(),
         Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>()));
@@ -109,7 +110,7 @@ final class ConfigLimits {
 
   private ConfigLimits(
       Map<String, Set<String>> subtypes,
-      Map<String, Set<String>> familiesByMember,
+      ConcurrentHashMap<String, String[]> familiesByMember,
       ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader,
       ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom,
       Set<String> loadedNames) {
@@ -516,29 +517,39 @@ final class ConfigLimits {
    * @return the entries, in file order; empty if none
    */
   private List<Entry> candidates(String binaryName, ClassLoader loader) {
-    if (index.isEmpty()) {
-      return Collections.emptyList();
+    List<Entry> found = new ArrayList<Entry>(2); // walked by the transformer: no empty list's
+    if (index.isEmpty()) { // iterator, which may not be loaded yet (a ClassCircularityError)
+      return found;
     }
-    List<Entry> found = new ArrayList<Entry>(2);
     index.byTypeName(binaryName, found);
-    if (!subtypes.isEmpty()) {
-      index.ofRoots(familiesOfClass(binaryName.replace('.', '/'), loader), found);
-    }
+    addFamilies(binaryName, loader, found);
     PatternIndex.sort(found);
     return found;
   }
 
   /**
-   * The {@code Type+} types (internal names) whose family the class is in: the type itself, in any
-   * loader, and the types it was recorded a subtype of, in its loader.
+   * Adds the {@code Type+} entries of the families the class is in: its own type's, in any loader,
+   * and those of the types it was recorded a subtype of, in its loader.
    */
-  private Set<String> familiesOfClass(String internalName, ClassLoader loader) {
-    Set<String> recorded =
-        familiesByMember.get(key(LimiterRegistry.loaderId(loader), internalName));
-    if (!subtypes.containsKey(internalName)) {
-      return recorded == null ? NO_ROOTS : recorded;
+  private void addFamilies(String binaryName, ClassLoader loader, List<Entry> into) {
+    if (subtypes.isEmpty()) {
+      return;
     }
-    return union(Collections.singleton(internalName), recorded == null ? NO_ROOTS : recorded);
+    String internalName = binaryName.replace('.', '/');
+    if (index.isRoot(internalName)) {
+      into.addAll(index.ofRoot(internalName));
+    }
+    String[] recorded =
+        familiesByMember.isEmpty()
+            ? null
+            : familiesByMember.get(key(LimiterRegistry.loaderId(loader), internalName));
+    if (recorded != null) {
+      for (String root : recorded) {
+        if (!root.equals(internalName)) {
+          into.addAll(index.ofRoot(root));
+        }
+      }
+    }
   }
 
   /**
@@ -566,7 +577,7 @@ final class ConfigLimits {
     if (subtypes.isEmpty()) {
       return found;
     }
-    index.ofRoots(familiesOfClass(binaryName.replace('.', '/'), loader), found);
+    addFamilies(binaryName, loader, found);
     PatternIndex.sort(found);
     return found;
   }
@@ -767,7 +778,9 @@ final class ConfigLimits {
       return null;
     }
     List<Entry> supplied = new ArrayList<Entry>();
-    index.ofRoots(roots.keySet(), supplied);
+    for (Map.Entry<String, Set<String>> root : roots.entrySet()) { // as inheritUpwards walks it
+      supplied.addAll(index.ofRoot(root.getKey()));
+    }
     PatternIndex.sort(supplied);
     for (Entry entry : supplied) {
       if (entry.pattern.matchesMethod(methodName, parameterTypes)) {
@@ -839,16 +852,33 @@ final class ConfigLimits {
     for (String root : roots) {
       subtypes.get(root).add(key);
     }
-    Set<String> families = familiesByMember.get(key);
-    if (families == null) {
-      Set<String> made = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
-      families = familiesByMember.putIfAbsent(key, made);
-      if (families == null) {
-        families = made;
+    for (; ; ) { // a new array each time: readers walk the one they got
+      String[] before = familiesByMember.get(key);
+      String[] after = withRoots(before, roots);
+      if (after == before
+          || (before == null
+              ? familiesByMember.putIfAbsent(key, after) == null
+              : familiesByMember.replace(key, before, after))) {
+        return true;
       }
     }
-    families.addAll(roots);
-    return true;
+  }
+
+  /** {@code families} and {@code roots} together; {@code families} itself if it has them all. */
+  private static String[] withRoots(String[] families, Set<String> roots) {
+    List<String> all =
+        new ArrayList<String>(families == null ? roots.size() : families.length + roots.size());
+    if (families != null) {
+      all.addAll(java.util.Arrays.asList(families));
+    }
+    for (String root : roots) {
+      if (!all.contains(root)) {
+        all.add(root);
+      }
+    }
+    return families != null && all.size() == families.length
+        ? families
+        : all.toArray(new String[0]);
   }
 
   /** {@code internalName} itself, if it is a {@code Type+} pattern's type; else no roots. */

@@ -2,9 +2,6 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.config.MethodPattern;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,14 +38,15 @@ final class PatternIndex {
   private final Map<String, List<ConfigLimits.Entry>> byName =
       new HashMap<String, List<ConfigLimits.Entry>>();
 
-  /** Orders entries as the file does. */
-  static final Comparator<ConfigLimits.Entry> FILE_ORDER =
-      new Comparator<ConfigLimits.Entry>() {
-        @Override
-        public int compare(ConfigLimits.Entry a, ConfigLimits.Entry b) {
-          return Integer.compare(a.position, b.position);
-        }
-      };
+  /** The most packages a key of {@link #byPackage} names: deeper prefixes need no lookup. */
+  private int deepestPackages = -1;
+
+  /**
+   * What {@link #named} and {@link #ofRoot} answer for none: an {@code ArrayList}, never changed,
+   * whose iterator class a class file transformer may use, where {@code Collections.emptyList()}'s
+   * may not have loaded yet (loading it from the transformer is a {@code ClassCircularityError}).
+   */
+  private static final List<ConfigLimits.Entry> NONE = new ArrayList<ConfigLimits.Entry>(0);
 
   /**
    * Adds an entry, after every entry added before it in the file.
@@ -61,7 +59,9 @@ final class PatternIndex {
     if (pattern.subtypes()) {
       put(byRoot, pattern.typeName().replace('.', '/'), entry);
     } else if (pattern.typeHasWildcard()) {
-      put(byPackage, packagesBeforeWildcard(pattern.typeName()), entry);
+      String packages = packagesBeforeWildcard(pattern.typeName());
+      put(byPackage, packages, entry);
+      deepestPackages = Math.max(deepestPackages, dots(packages));
     } else {
       put(byType, pattern.typeName(), entry);
     }
@@ -76,6 +76,24 @@ final class PatternIndex {
       map.put(key, list);
     }
     list.add(entry);
+  }
+
+  private static int dots(String text) {
+    int n = 0;
+    for (int i = text.indexOf('.'); i >= 0; i = text.indexOf('.', i + 1)) {
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Whether a {@code Type+} pattern names this type.
+   *
+   * @param internalName the type's internal name
+   * @return true if it is a {@code Type+} pattern's type
+   */
+  boolean isRoot(String internalName) {
+    return byRoot.containsKey(internalName);
   }
 
   /** {@code com.acme.} for {@code com.acme.*Repository}; empty for {@code *Service}. */
@@ -110,7 +128,7 @@ final class PatternIndex {
    */
   List<ConfigLimits.Entry> named(String name) {
     List<ConfigLimits.Entry> found = byName.get(name);
-    return found == null ? Collections.<ConfigLimits.Entry>emptyList() : found;
+    return found == null ? NONE : found;
   }
 
   /**
@@ -121,7 +139,7 @@ final class PatternIndex {
    */
   List<ConfigLimits.Entry> ofRoot(String root) {
     List<ConfigLimits.Entry> found = byRoot.get(root);
-    return found == null ? Collections.<ConfigLimits.Entry>emptyList() : found;
+    return found == null ? NONE : found;
   }
 
   /**
@@ -138,7 +156,8 @@ final class PatternIndex {
     if (byPackage.isEmpty()) {
       return;
     }
-    for (int end = 0; ; ) { // "", then each enclosing package: "com.", "com.acme.", ...
+    for (int end = 0, packages = 0; packages <= deepestPackages; packages++) {
+      // "", then each enclosing package: "com.", "com.acme.", ...
       List<ConfigLimits.Entry> bucket = byPackage.get(binaryName.substring(0, end));
       if (bucket != null) {
         for (ConfigLimits.Entry entry : bucket) {
@@ -161,20 +180,15 @@ final class PatternIndex {
    * @param entries the entries, each once
    */
   static void sort(List<ConfigLimits.Entry> entries) {
-    if (entries.size() > 1) {
-      Collections.sort(entries, FILE_ORDER);
-    }
-  }
-
-  /**
-   * Adds the entries of each of these {@code Type+} types.
-   *
-   * @param roots the patterns' types, internal names
-   * @param into where to add them, in no particular order
-   */
-  void ofRoots(Collection<String> roots, List<ConfigLimits.Entry> into) {
-    for (String root : roots) {
-      into.addAll(ofRoot(root));
+    // an insertion sort of a few entries, by hand: the JDK's sort may load classes (TimSort),
+    // which a class file transformer must not
+    for (int i = 1; i < entries.size(); i++) {
+      ConfigLimits.Entry entry = entries.get(i);
+      int j = i;
+      for (; j > 0 && entries.get(j - 1).position > entry.position; j--) {
+        entries.set(j, entries.get(j - 1));
+      }
+      entries.set(j, entry);
     }
   }
 }
