@@ -65,6 +65,15 @@ public final class LimiterRegistry {
   private static int[] free = new int[8];
   private static int freeCount;
   private static final Map<String, Integer> BY_KEY = new HashMap<String, Integer>();
+
+  /**
+   * The ids of the registered limiters of each name, listed or not: what {@link #idsNamed} looks
+   * in, so that a reload of ten thousand entries does not walk the table for each. Guarded by the
+   * class lock.
+   */
+  private static final Map<String, List<Integer>> IDS_BY_NAME =
+      new HashMap<String, List<Integer>>();
+
   private static final Map<ClassLoader, Integer> LOADER_IDS =
       new WeakHashMap<ClassLoader, Integer>();
   private static final ReferenceQueue<ClassLoader> COLLECTED = new ReferenceQueue<ClassLoader>();
@@ -213,6 +222,12 @@ public final class LimiterRegistry {
     }
     t[id] = limiter;
     originals[id] = limiter;
+    List<Integer> named = IDS_BY_NAME.get(limiter.name());
+    if (named == null) {
+      named = new ArrayList<Integer>(1);
+      IDS_BY_NAME.put(limiter.name(), named);
+    }
+    named.add(id);
     owners[id] = ownerId;
     hidden[id] = false;
     version++;
@@ -264,6 +279,11 @@ public final class LimiterRegistry {
         Limiter limiter = originals[id];
         t[id] = null;
         originals[id] = null;
+        List<Integer> named = IDS_BY_NAME.get(limiter.name());
+        named.remove(Integer.valueOf(id));
+        if (named.isEmpty()) {
+          IDS_BY_NAME.remove(limiter.name());
+        }
         owners[id] = 0;
         hidden[id] = false;
         droppedIds.add(id);
@@ -426,10 +446,14 @@ public final class LimiterRegistry {
    */
   public static synchronized List<Integer> idsNamed(String name) {
     List<Integer> ids = new ArrayList<Integer>();
-    for (int id = 0; id < size; id++) {
-      if (originals[id] != null && !hidden[id] && originals[id].name().equals(name)) {
-        ids.add(id);
+    List<Integer> named = IDS_BY_NAME.get(name);
+    if (named != null) {
+      for (int id : named) {
+        if (!hidden[id]) {
+          ids.add(id);
+        }
       }
+      Collections.sort(ids);
     }
     return ids;
   }
@@ -443,13 +467,14 @@ public final class LimiterRegistry {
    */
   public static synchronized List<BucketLimiter> drain() {
     List<BucketLimiter> drained = new ArrayList<BucketLimiter>();
+    Set<Limiter> seen = Collections.newSetFromMap(new IdentityHashMap<Limiter, Boolean>());
     Limiter[] t = table;
     for (int id = 0; id < size; id++) {
       Limiter limiter = t[id];
       if (limiter != null
           && !(limiter instanceof RefusedLimiter)
           && !(limiter instanceof Draining)) {
-        if (limiter instanceof BucketLimiter && !drained.contains(limiter)) {
+        if (limiter instanceof BucketLimiter && seen.add(limiter)) {
           drained.add((BucketLimiter) limiter);
         }
         t[id] = new Draining(limiter);

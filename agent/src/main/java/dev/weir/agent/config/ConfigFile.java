@@ -313,7 +313,7 @@ public final class ConfigFile {
       return;
     }
     int before = errors.size();
-    root = substituted(root, "");
+    root = substituted(root, null);
     if (errors.size() > before) {
       return; // an unset variable: no value after it can be judged
     }
@@ -594,19 +594,41 @@ public final class ConfigFile {
   }
 
   /**
+   * Where a value is, as messages name it ({@code limits[3].tokenBucket.rate}), written out only
+   * for a message: a file of ten thousand entries builds no path for each of its values.
+   */
+  private static final class Where {
+    private final Where parent;
+    private final String key;
+    private final int index;
+
+    Where(Where parent, String key, int index) {
+      this.parent = parent;
+      this.key = key;
+      this.index = index;
+    }
+
+    @Override
+    public String toString() {
+      String above = parent == null ? "" : parent.toString();
+      return key == null ? above + "[" + index + "]" : above.isEmpty() ? key : above + "." + key;
+    }
+  }
+
+  /**
    * The tree with {@code ${NAME}} in every value replaced by the environment variable NAME (so a
    * password need not be written in the file); a plain value is typed again after the replacement
    * ({@code rate: ${RATE}} is a number), a quoted one stays a string. An unset variable is an
    * error.
    */
-  private Node substituted(Node node, String path) {
+  private Node substituted(Node node, Where path) {
     if (node instanceof MappingNode) {
       List<NodeTuple> tuples = ((MappingNode) node).getValue();
       for (int i = 0; i < tuples.size(); i++) {
         NodeTuple tuple = tuples.get(i);
         Node key = tuple.getKeyNode();
         String name = key instanceof ScalarNode ? ((ScalarNode) key).getValue() : "?";
-        Node value = substituted(tuple.getValueNode(), path.isEmpty() ? name : path + "." + name);
+        Node value = substituted(tuple.getValueNode(), new Where(path, name, -1));
         if (value != tuple.getValueNode()) {
           tuples.set(i, new NodeTuple(key, value));
         }
@@ -614,7 +636,7 @@ public final class ConfigFile {
     } else if (node instanceof SequenceNode) {
       List<Node> items = ((SequenceNode) node).getValue();
       for (int i = 0; i < items.size(); i++) {
-        Node item = substituted(items.get(i), path + "[" + i + "]");
+        Node item = substituted(items.get(i), new Where(path, null, i));
         if (item != items.get(i)) {
           items.set(i, item);
         }
@@ -627,7 +649,12 @@ public final class ConfigFile {
         String variable =
             environment != null ? environment.get(m.group(1)) : System.getenv(m.group(1));
         if (variable == null) {
-          error(node, path + " uses ${" + m.group(1) + "}, which is not set in the environment");
+          error(
+              node,
+              (path == null ? "" : path.toString())
+                  + " uses ${"
+                  + m.group(1)
+                  + "}, which is not set in the environment");
           return node;
         }
         m.appendReplacement(value, Matcher.quoteReplacement(variable));

@@ -22,9 +22,15 @@ public final class MethodPattern {
   private final String text;
   private final String typeName;
   private final boolean subtypes;
+
+  /** The type part as a regular expression; null for a type part without {@code *}. */
   private final Pattern typeRegex;
+
   private final String typePrefix;
+
+  /** The method part as a regular expression; null for a method part without {@code *}. */
   private final Pattern methodRegex;
+
   private final String methodName;
   private final boolean namesInitializer;
   private final List<String> parameterTypes;
@@ -34,10 +40,11 @@ public final class MethodPattern {
     this.text = text;
     this.typeName = typeName;
     this.subtypes = subtypes;
-    this.typeRegex = glob(typeName);
+    // a name without * is compared as it is: a file of ten thousand patterns compiles no regex
     int star = typeName.indexOf('*');
+    this.typeRegex = star < 0 ? null : glob(typeName);
     this.typePrefix = star < 0 ? typeName : typeName.substring(0, star);
-    this.methodRegex = glob(method);
+    this.methodRegex = method.indexOf('*') < 0 ? null : glob(method);
     this.methodName = method;
     this.namesInitializer = method.startsWith("<");
     this.parameterTypes = parameters;
@@ -132,7 +139,7 @@ public final class MethodPattern {
     if (name.startsWith("<") && !namesInitializer) {
       return false; // a wildcard means methods: constructors only when named, as #<init>
     }
-    return methodRegex.matcher(name).matches()
+    return (methodRegex == null ? methodName.equals(name) : methodRegex.matcher(name).matches())
         && (parameterTypes == null || parameterTypes.equals(parameterTypeNames));
   }
 

@@ -44,6 +44,13 @@ final class LimiterBean extends StandardMBean implements LimiterMBean {
         "calls the cluster backend did not serve: failed, timed out, or made while it was down");
   }
 
+  /**
+   * What every limiter's MBean shows alike (attributes, their descriptions, operations), made by
+   * the first: the JMX's own making of it is most of what registering an MBean costs, and ten
+   * thousand limiters register at once. Racy but benign: two threads make equal templates.
+   */
+  private static volatile MBeanInfo template;
+
   private final BucketLimiter limiter;
 
   /** What each limiter covers; null in tests without weaving. */
@@ -57,6 +64,30 @@ final class LimiterBean extends StandardMBean implements LimiterMBean {
 
   BucketLimiter limiter() {
     return limiter;
+  }
+
+  @Override
+  public MBeanInfo getMBeanInfo() {
+    MBeanInfo shared = template;
+    if (shared == null) {
+      MBeanInfo own = super.getMBeanInfo(); // introspected, described, and cached for this bean
+      template = own;
+      return own;
+    }
+    MBeanInfo own = getCachedMBeanInfo();
+    if (own == null) {
+      own =
+          new MBeanInfo(
+              shared.getClassName(),
+              getDescription(shared),
+              shared.getAttributes(),
+              shared.getConstructors(),
+              shared.getOperations(),
+              shared.getNotifications(),
+              shared.getDescriptor());
+      cacheMBeanInfo(own);
+    }
+    return own;
   }
 
   @Override

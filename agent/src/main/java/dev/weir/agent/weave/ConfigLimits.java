@@ -35,7 +35,10 @@ final class ConfigLimits {
 
   private final Map<String, Integer> idsByName = new LinkedHashMap<String, Integer>();
   private final Map<String, ConfigLimit> limitsByName = new LinkedHashMap<String, ConfigLimit>();
-  private final List<Entry> entries = new ArrayList<Entry>();
+
+  /** The method patterns, indexed by the classes they can name. */
+  private final PatternIndex index = new PatternIndex();
+
   private final Map<String, String> overrides = new LinkedHashMap<String, String>();
 
   /** The file's backend, shared with the versions before and after that keep it; or null. */
@@ -53,6 +56,15 @@ final class ConfigLimits {
    * complete for every class that loads after the agent started.
    */
   private final Map<String, Set<String>> subtypes;
+
+  /**
+   * {@link #subtypes} the other way round: for each subtype recorded ({@code
+   * LOADER_ID:internal/Name}), the {@code Type+} types (internal names) whose families it is in; so
+   * that a class finds its {@code Type+} entries with one lookup, not one per pattern. Written
+   * where {@link #subtypes} is; each array, once in the map, is never changed (a class file
+   * transformer reads them, and walking an array loads no iterator class).
+   */
+  private final ConcurrentHashMap<String, String[]> familiesByMember;
 
   /**
    * For each loader id, for each class looked at as resolved through that loader (internal name):
@@ -90,6 +102,7 @@ final class ConfigLimits {
   private ConfigLimits() {
     this(
         new ConcurrentHashMap<String, Set<String>>(),
+        new ConcurrentHashMap<String, String[]>(),
         new ConcurrentHashMap<Integer, Map<String, Set<String>>>(),
         new ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>>(),
         Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>()));
@@ -97,10 +110,12 @@ final class ConfigLimits {
 
   private ConfigLimits(
       Map<String, Set<String>> subtypes,
+      ConcurrentHashMap<String, String[]> familiesByMember,
       ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader,
       ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom,
       Set<String> loadedNames) {
     this.subtypes = subtypes;
+    this.familiesByMember = familiesByMember;
     this.rootsByLoader = rootsByLoader;
     this.inheritedFrom = inheritedFrom;
     this.loadedNames = loadedNames;
@@ -166,7 +181,9 @@ final class ConfigLimits {
       overrides.put(limit.name(), limit.origin());
     }
     for (MethodPattern pattern : limit.patterns()) {
-      entries.add(new Entry(pattern, limit.name(), id, limit.origin(), limit.keyIndex()));
+      index.add(
+          new Entry(
+              pattern, limit.name(), id, limit.origin(), limit.keyIndex(), index.all().size()));
       hasPatterns = true;
       if (pattern.subtypes()) {
         String root = pattern.typeName().replace('.', '/');
@@ -260,7 +277,8 @@ final class ConfigLimits {
     Reload reload =
         new Reload(
             subtypeRoots(limits).equals(subtypes.keySet())
-                ? new ConfigLimits(subtypes, rootsByLoader, inheritedFrom, loadedNames)
+                ? new ConfigLimits(
+                    subtypes, familiesByMember, rootsByLoader, inheritedFrom, loadedNames)
                 : new ConfigLimits());
     boolean backendKept = this.backend != null && this.backend.sameAs(backend);
     reload.next.backend = backendKept ? this.backend : backend;
@@ -321,12 +339,9 @@ final class ConfigLimits {
    * the classes it wove are not woven again, so nothing would note it anew.
    */
   private void carryOver(ConfigLimits old, String name) {
-    for (Entry entry : entries) {
-      if (!entry.name.equals(name)) {
-        continue;
-      }
-      for (Entry was : old.entries) {
-        if (was.name.equals(name) && was.pattern.toString().equals(entry.pattern.toString())) {
+    for (Entry entry : index.named(name)) {
+      for (Entry was : old.index.named(name)) {
+        if (was.pattern.toString().equals(entry.pattern.toString())) {
           entry.takeOver(was);
         }
       }
@@ -457,6 +472,11 @@ final class ConfigLimits {
    */
   void forgetLoaders(Set<Integer> loaderIds) {
     rootsByLoader.keySet().removeAll(loaderIds);
+    for (Iterator<String> i = familiesByMember.keySet().iterator(); i.hasNext(); ) {
+      if (loaderIds.contains(loaderIdOf(i.next()))) {
+        i.remove();
+      }
+    }
     for (Set<String> family : subtypes.values()) {
       for (Iterator<String> i = family.iterator(); i.hasNext(); ) {
         if (loaderIds.contains(loaderIdOf(i.next()))) {
@@ -479,13 +499,57 @@ final class ConfigLimits {
    * @param loader the class's defining loader, null for the bootstrap loader
    */
   Entry match(String typeName, String methodName, List<String> parameterTypes, ClassLoader loader) {
-    for (Entry entry : entries) {
-      if (matchesType(entry.pattern, typeName, loader)
-          && entry.pattern.matchesMethod(methodName, parameterTypes)) {
+    for (Entry entry : candidates(typeName, loader)) {
+      if (entry.pattern.matchesMethod(methodName, parameterTypes)) {
         return entry;
       }
     }
     return null;
+  }
+
+  /**
+   * The entries whose type part names the class: by its name, by a wildcard, or as a member of a
+   * {@code Type+} family (the pattern's type itself, in any loader, or a subtype recorded for the
+   * class's loader). A few lookups in the {@link PatternIndex}, however many patterns the file has.
+   *
+   * @param binaryName the class's binary name
+   * @param loader its defining loader, null for the bootstrap loader
+   * @return the entries, in file order; empty if none
+   */
+  private List<Entry> candidates(String binaryName, ClassLoader loader) {
+    List<Entry> found = new ArrayList<Entry>(2); // walked by the transformer: no empty list's
+    if (index.isEmpty()) { // iterator, which may not be loaded yet (a ClassCircularityError)
+      return found;
+    }
+    index.byTypeName(binaryName, found);
+    addFamilies(binaryName, loader, found);
+    PatternIndex.sort(found);
+    return found;
+  }
+
+  /**
+   * Adds the {@code Type+} entries of the families the class is in: its own type's, in any loader,
+   * and those of the types it was recorded a subtype of, in its loader.
+   */
+  private void addFamilies(String binaryName, ClassLoader loader, List<Entry> into) {
+    if (subtypes.isEmpty()) {
+      return;
+    }
+    String internalName = binaryName.replace('.', '/');
+    if (index.isRoot(internalName)) {
+      into.addAll(index.ofRoot(internalName));
+    }
+    String[] recorded =
+        familiesByMember.isEmpty()
+            ? null
+            : familiesByMember.get(key(LimiterRegistry.loaderId(loader), internalName));
+    if (recorded != null) {
+      for (String root : recorded) {
+        if (!root.equals(internalName)) {
+          into.addAll(index.ofRoot(root));
+        }
+      }
+    }
   }
 
   /**
@@ -495,10 +559,8 @@ final class ConfigLimits {
    * @param loader its defining loader, null for the bootstrap loader
    */
   boolean mayMatchType(String binaryName, ClassLoader loader) {
-    for (Entry entry : entries) {
-      if (matchesType(entry.pattern, binaryName, loader)) {
-        return true;
-      }
+    if (!candidates(binaryName, loader).isEmpty()) {
+      return true;
     }
     return !inheritedFrom.isEmpty() && inheritedFrom.containsKey(binaryName.replace('.', '/'));
   }
@@ -515,11 +577,8 @@ final class ConfigLimits {
     if (subtypes.isEmpty()) {
       return found;
     }
-    for (Entry entry : entries) {
-      if (entry.pattern.subtypes() && matchesType(entry.pattern, binaryName, loader)) {
-        found.add(entry);
-      }
-    }
+    addFamilies(binaryName, loader, found);
+    PatternIndex.sort(found);
     return found;
   }
 
@@ -558,10 +617,9 @@ final class ConfigLimits {
       List<String> parameterTypes,
       ClassLoader loader,
       String origin) {
-    for (Entry entry : entries) {
+    for (Entry entry : candidates(typeName, loader)) {
       if (entry != first
           && !entry.name.equals(first.name)
-          && matchesType(entry.pattern, typeName, loader)
           && entry.pattern.matchesMethod(methodName, parameterTypes)) {
         entry.refuse(
             origin,
@@ -719,14 +777,15 @@ final class ConfigLimits {
     if (roots == null) {
       return null;
     }
-    for (Entry entry : entries) {
-      if (!entry.pattern.subtypes() || !entry.pattern.matchesMethod(methodName, parameterTypes)) {
-        continue;
-      }
-      String root = entry.pattern.typeName().replace('.', '/');
-      Set<String> heirs = roots.get(root);
-      if (heirs != null) {
-        return new InheritedMatch(entry, entry.pattern.typeName(), heirs);
+    List<Entry> supplied = new ArrayList<Entry>();
+    for (Map.Entry<String, Set<String>> root : roots.entrySet()) { // as inheritUpwards walks it
+      supplied.addAll(index.ofRoot(root.getKey()));
+    }
+    PatternIndex.sort(supplied);
+    for (Entry entry : supplied) {
+      if (entry.pattern.matchesMethod(methodName, parameterTypes)) {
+        return new InheritedMatch(
+            entry, entry.pattern.typeName(), roots.get(entry.pattern.typeName().replace('.', '/')));
       }
     }
     return null;
@@ -741,19 +800,6 @@ final class ConfigLimits {
    */
   Set<String> rootsOfLoaded(Class<?> type) {
     return subtypes.isEmpty() ? NO_ROOTS : rootsOf(type);
-  }
-
-  private boolean matchesType(MethodPattern pattern, String binaryName, ClassLoader loader) {
-    if (!pattern.subtypes()) {
-      return pattern.matchesTypeName(binaryName);
-    }
-    if (pattern.typeName().equals(binaryName)) {
-      return true;
-    }
-    Set<String> family = subtypes.get(pattern.typeName().replace('.', '/'));
-    return family != null
-        && !family.isEmpty()
-        && family.contains(key(LimiterRegistry.loaderId(loader), binaryName.replace('.', '/')));
   }
 
   private static String key(int loaderId, String internalName) {
@@ -806,7 +852,33 @@ final class ConfigLimits {
     for (String root : roots) {
       subtypes.get(root).add(key);
     }
-    return true;
+    for (; ; ) { // a new array each time: readers walk the one they got
+      String[] before = familiesByMember.get(key);
+      String[] after = withRoots(before, roots);
+      if (after == before
+          || (before == null
+              ? familiesByMember.putIfAbsent(key, after) == null
+              : familiesByMember.replace(key, before, after))) {
+        return true;
+      }
+    }
+  }
+
+  /** {@code families} and {@code roots} together; {@code families} itself if it has them all. */
+  private static String[] withRoots(String[] families, Set<String> roots) {
+    List<String> all =
+        new ArrayList<String>(families == null ? roots.size() : families.length + roots.size());
+    if (families != null) {
+      all.addAll(java.util.Arrays.asList(families));
+    }
+    for (String root : roots) {
+      if (!all.contains(root)) {
+        all.add(root);
+      }
+    }
+    return families != null && all.size() == families.length
+        ? families
+        : all.toArray(new String[0]);
   }
 
   /** {@code internalName} itself, if it is a {@code Type+} pattern's type; else no roots. */
@@ -862,7 +934,7 @@ final class ConfigLimits {
     if (subtypes.isEmpty()) {
       return false;
     }
-    List<String> roots = new ArrayList<String>();
+    Set<String> roots = new java.util.HashSet<String>();
     for (String root : subtypes.keySet()) {
       roots.add(root.replace('/', '.'));
     }
@@ -924,7 +996,7 @@ final class ConfigLimits {
     return hasPatterns;
   }
 
-  /** Whether {@link #entries} has any; set while the file's limits are registered. */
+  /** Whether {@link #index} has any entry; set while the file's limits are registered. */
   private boolean hasPatterns;
 
   List<String> names() {
@@ -957,9 +1029,10 @@ final class ConfigLimits {
    */
   List<String> unused(Class<?>[] loaded) {
     List<String> lines = new ArrayList<String>();
-    for (Entry entry : entries) {
+    NearMatch.Loaded names = loaded == null ? null : NearMatch.index(loaded); // once for all
+    for (Entry entry : index.all()) {
       if (!entry.matched) {
-        String hint = loaded == null ? null : NearMatch.closest(entry.pattern, loaded);
+        String hint = names == null ? null : NearMatch.closest(entry.pattern, names);
         lines.add(
             entry.origin
                 + ": the pattern "
@@ -992,6 +1065,9 @@ final class ConfigLimits {
 
     /** The parameter whose value is the key, or -1. */
     final int keyIndex;
+
+    /** Where it is among the file's patterns: 0 for the first. */
+    final int position;
 
     /** Set when a method with a body was woven for this pattern. */
     volatile boolean matched;
@@ -1026,8 +1102,9 @@ final class ConfigLimits {
       }
     }
 
-    Entry(MethodPattern pattern, String name, int id, String origin, int keyIndex) {
+    Entry(MethodPattern pattern, String name, int id, String origin, int keyIndex, int position) {
       this.pattern = pattern;
+      this.position = position;
       this.name = name;
       this.id = id;
       this.origin = origin;
@@ -1162,15 +1239,40 @@ final class ConfigLimits {
    *     pattern entry
    */
   List<String> unlimited(String name, Class<?>[] loaded) {
+    return unlimitedOf(name, loaded == null ? null : NearMatch.index(loaded));
+  }
+
+  /**
+   * {@link #unlimited(String, Class[])} with the loaded classes indexed already.
+   *
+   * @param name the entry's name
+   * @param loaded the loaded classes, indexed; null for no hint
+   * @return the lines
+   */
+  List<String> unlimitedOf(String name, NearMatch.Loaded loaded) {
     List<String> lines = new ArrayList<String>();
-    for (Entry entry : entries) {
-      if (entry.name.equals(name)) {
-        String hint =
-            !entry.matched && loaded != null ? NearMatch.closest(entry.pattern, loaded) : null;
-        lines.addAll(entry.unlimited(hint));
-      }
+    for (Entry entry : index.named(name)) {
+      String hint =
+          !entry.matched && loaded != null ? NearMatch.closest(entry.pattern, loaded) : null;
+      lines.addAll(entry.unlimited(hint));
     }
     return lines;
+  }
+
+  /**
+   * Whether every pattern of the entry of this name has matched a method: then its {@code
+   * Unlimited} needs no look at the loaded classes.
+   *
+   * @param name the entry's name
+   * @return true if none is still unmatched (or the file has no such pattern entry)
+   */
+  boolean allMatched(String name) {
+    for (Entry entry : index.named(name)) {
+      if (!entry.matched) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -1182,7 +1284,7 @@ final class ConfigLimits {
   List<String> refusalReports(long settleNanos) {
     List<String> lines = new ArrayList<String>();
     long now = System.nanoTime();
-    for (Entry entry : entries) {
+    for (Entry entry : index.all()) {
       String line = entry.refusalReport(now, settleNanos);
       if (line != null) {
         lines.add(line);

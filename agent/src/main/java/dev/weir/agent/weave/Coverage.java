@@ -5,12 +5,14 @@ import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.weave.LimitWeaver.Covered;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What each limiter limits now, method by method, for the {@code Methods} attribute and the {@code
@@ -41,6 +43,23 @@ final class Coverage {
   private final ConcurrentHashMap<String, Record> byClass = new ConcurrentHashMap<String, Record>();
   private final ConcurrentHashMap<String, Record> staged = new ConcurrentHashMap<String, Record>();
 
+  /**
+   * Counts the changes of {@link #byClass}, so that {@link #byLimiter} knows when to look again.
+   */
+  private final AtomicInteger changes = new AtomicInteger();
+
+  /**
+   * Every limiter's methods, built from {@link #byClass} when asked after a change (of the records,
+   * or of the registry: an override redirects an id), so that the {@code Methods} of ten thousand
+   * limiters cost one walk over the records, not one each. Guarded by {@code this}.
+   */
+  private Map<Limiter, Set<String>> byLimiter;
+
+  /** The {@link #changes} and registry version {@link #byLimiter} was built at; guarded by this. */
+  private int builtAtChange = -1;
+
+  private int builtAtRegistry = -1;
+
   /** A record that stages the class's having no limited method any longer. */
   private static final List<Covered> NONE = Collections.emptyList();
 
@@ -66,8 +85,10 @@ final class Coverage {
       staged.put(key, record);
     } else if (covered.isEmpty()) {
       byClass.remove(key);
+      changes.incrementAndGet();
     } else {
       byClass.put(key, record);
+      changes.incrementAndGet();
     }
   }
 
@@ -88,6 +109,7 @@ final class Coverage {
       } else {
         byClass.put(key, record);
       }
+      changes.incrementAndGet();
     }
   }
 
@@ -114,6 +136,7 @@ final class Coverage {
   void forget(Set<Integer> loaderIds) {
     forget(byClass, loaderIds);
     forget(staged, loaderIds);
+    changes.incrementAndGet();
   }
 
   private static void forget(Map<String, Record> records, Set<Integer> loaderIds) {
@@ -133,15 +156,32 @@ final class Coverage {
    *     system loader or the JDK's, sorted
    */
   List<String> methodsOf(Limiter limiter) {
-    Set<String> methods = new TreeSet<String>();
-    for (Record record : byClass.values()) {
-      for (Covered c : record.covered) {
-        if (LimiterRegistry.limiter(c.limiterId) == limiter) {
+    Set<String> methods = byLimiter().get(limiter);
+    return methods == null ? new ArrayList<String>() : new ArrayList<String>(methods);
+  }
+
+  /** {@link #byLimiter}, built again if a record or the registry changed since it was built. */
+  private synchronized Map<Limiter, Set<String>> byLimiter() {
+    int change = changes.get(); // read before the walk: a change during it is seen next time
+    int registry = LimiterRegistry.version();
+    if (byLimiter == null || change != builtAtChange || registry != builtAtRegistry) {
+      Map<Limiter, Set<String>> built = new IdentityHashMap<Limiter, Set<String>>();
+      for (Record record : byClass.values()) {
+        for (Covered c : record.covered) {
+          Limiter limiter = LimiterRegistry.limiter(c.limiterId);
+          Set<String> methods = built.get(limiter);
+          if (methods == null) {
+            methods = new TreeSet<String>();
+            built.put(limiter, methods);
+          }
           methods.add(c.method + record.loaderSuffix);
         }
       }
+      byLimiter = built;
+      builtAtChange = change;
+      builtAtRegistry = registry;
     }
-    return new ArrayList<String>(methods);
+    return byLimiter;
   }
 
   /**

@@ -2,7 +2,12 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.config.MethodPattern;
 import dev.weir.agent.weave.ClassModel.MethodModel;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import net.bytebuddy.utility.OpenedClassReader;
 
@@ -16,10 +21,55 @@ import net.bytebuddy.utility.OpenedClassReader;
  *
  * <p>The methods are read from the class file through the class's loader: no class is loaded.
  * Stateless and thread-safe; for the reports of unused patterns (once a minute at most, and when an
- * operator asks), never for weaving.
+ * operator asks), never for weaving. The loaded classes are looked at through a {@link Loaded}
+ * index, made once for many patterns: a pattern costs a lookup by name and a look at the names of
+ * about its length, not a walk over every loaded class.
  */
 final class NearMatch {
   private NearMatch() {}
+
+  /**
+   * The loaded classes' names, by name and by length, in the order the JVM listed them. Holds the
+   * classes weakly: an index kept a while never keeps a discarded class loader alive. Immutable.
+   */
+  static final class Loaded {
+    private final Map<String, WeakReference<Class<?>>> byName =
+        new HashMap<String, WeakReference<Class<?>>>();
+    private final Map<Integer, List<String>> byLength = new HashMap<Integer, List<String>>();
+
+    /** Each name's place in the JVM's list, for ties: the first listed wins, as it always did. */
+    private final Map<String, Integer> order = new HashMap<String, Integer>();
+
+    private Loaded(Class<?>[] loaded) {
+      for (Class<?> c : loaded) {
+        String name = c.getName();
+        if (byName.containsKey(name)) {
+          continue; // the same name in another loader: the first listed is the one named
+        }
+        byName.put(name, new WeakReference<Class<?>>(c));
+        if (c.isArray()) {
+          continue;
+        }
+        order.put(name, order.size());
+        List<String> sameLength = byLength.get(name.length());
+        if (sameLength == null) {
+          sameLength = new ArrayList<String>();
+          byLength.put(name.length(), sameLength);
+        }
+        sameLength.add(name);
+      }
+    }
+  }
+
+  /**
+   * Indexes the loaded classes for {@link #closest(MethodPattern, Loaded)}.
+   *
+   * @param loaded the JVM's loaded classes
+   * @return the index
+   */
+  static Loaded index(Class<?>[] loaded) {
+    return new Loaded(loaded);
+  }
 
   /**
    * The closest loaded class or method to a pattern that matched nothing.
@@ -29,28 +79,47 @@ final class NearMatch {
    * @return for example {@code the closest loaded class is demo.Main}; null if nothing is close
    */
   static String closest(MethodPattern pattern, Class<?>[] loaded) {
+    return closest(pattern, index(loaded));
+  }
+
+  /**
+   * The closest loaded class or method to a pattern that matched nothing.
+   *
+   * @param pattern the pattern
+   * @param loaded the JVM's loaded classes, indexed
+   * @return for example {@code the closest loaded class is demo.Main}; null if nothing is close
+   */
+  static String closest(MethodPattern pattern, Loaded loaded) {
     if (pattern.typeHasWildcard()) {
       return null;
     }
     String type = pattern.typeName();
-    for (Class<?> c : loaded) {
-      if (c.getName().equals(type)) {
-        String method = closestMethod(pattern, c);
-        return method == null ? null : type + " is loaded, and its closest method is " + method;
-      }
+    WeakReference<Class<?>> same = loaded.byName.get(type);
+    if (same != null) {
+      Class<?> c = same.get();
+      String method = c == null ? null : closestMethod(pattern, c);
+      return method == null ? null : type + " is loaded, and its closest method is " + method;
     }
     int limit = limit(type);
     String best = null;
     int bestDistance = limit + 1;
-    for (Class<?> c : loaded) {
-      String name = c.getName();
-      if (c.isArray() || Math.abs(name.length() - type.length()) >= bestDistance) {
+    int bestOrder = Integer.MAX_VALUE;
+    for (int length = type.length() - limit; length <= type.length() + limit; length++) {
+      List<String> names = loaded.byLength.get(length);
+      if (names == null || Math.abs(length - type.length()) > bestDistance) {
         continue;
       }
-      int d = distance(type, name, bestDistance);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = name;
+      for (String name : names) {
+        int d = distance(type, name, bestDistance + 1);
+        if (d > limit) {
+          continue;
+        }
+        int order = loaded.order.get(name);
+        if (d < bestDistance || d == bestDistance && order < bestOrder) {
+          bestDistance = d;
+          bestOrder = order;
+          best = name;
+        }
       }
     }
     return best == null ? null : "the closest loaded class is " + best;

@@ -114,7 +114,9 @@ public final class Weaving {
     if (!config.isEntryLimiter(limiter.name(), limiter)) {
       return Collections.<String>emptyList();
     }
-    return config.unlimited(limiter.name(), transformer.loadedClasses());
+    return config.unlimitedOf(
+        limiter.name(),
+        config.allMatched(limiter.name()) ? null : transformer.loadedIndex()); // hints if needed
   }
 
   /** What a reload did. */

@@ -155,6 +155,33 @@ final class WeirTransformer implements ClassFileTransformer {
     return inst == null ? null : inst.getAllLoadedClasses();
   }
 
+  /**
+   * The loaded classes, indexed for the hints of patterns that matched nothing ({@link NearMatch}):
+   * made at most once a second, so that the {@code Unlimited} of ten thousand limiters, read one
+   * after another, cost one look at the loaded classes, not one each.
+   *
+   * @return the index; null before the transformer is installed
+   */
+  NearMatch.Loaded loadedIndex() {
+    Instrumentation inst = instrumentation;
+    if (inst == null) {
+      return null;
+    }
+    long now = System.nanoTime();
+    NearMatch.Loaded index = loadedIndex;
+    if (index == null || now - loadedIndexNanos > 1_000_000_000L) {
+      index = NearMatch.index(inst.getAllLoadedClasses());
+      loadedIndexNanos = now;
+      loadedIndex = index;
+    }
+    return index;
+  }
+
+  /** The last {@link #loadedIndex()}, and when it was made ({@code System.nanoTime()}). */
+  private volatile NearMatch.Loaded loadedIndex;
+
+  private volatile long loadedIndexNanos;
+
   /** In tests without instrumentation: which classes are loaded; null to ask the JVM. */
   private volatile LoadedNames loadedNames;
 

@@ -83,6 +83,62 @@ class ConfigLimitsTest {
     assertNull(config.match("q.Leaf", "get", Collections.<String>emptyList(), b));
   }
 
+  /**
+   * The patterns are looked up by class (by name, by the packages before a wildcard, by {@code
+   * Type+} family), and the first in the file still wins whichever list holds it.
+   */
+  @Test
+  void aClassFindsItsPatternsByNameAndTheFirstInTheFileWins() {
+    ConfigFile file =
+        ConfigFile.parse(
+            "test.yaml",
+            "limits:\n"
+                + "  - name: any-repository\n"
+                + "    methods: \"com.acme.*Repository#save*\"\n"
+                + "    tokenBucket: { rate: 1 }\n"
+                + "  - name: orders\n"
+                + "    methods: [\"com.acme.OrderRepository#save\", \"com.acme.OrderRepository#find\"]\n"
+                + "    tokenBucket: { rate: 1 }\n"
+                + "  - name: stores\n"
+                + "    methods: \"com.acme.Store+#find\"\n"
+                + "    tokenBucket: { rate: 1 }\n"
+                + "  - name: everywhere\n"
+                + "    methods: [\"*.*.*Repository#count\", \"*Main#main\"]\n"
+                + "    tokenBucket: { rate: 1 }\n");
+    assertTrue(file.errors().isEmpty(), file.errors().toString());
+    ConfigLimits config = ConfigLimits.register(file.limits(), new FakeClock(0));
+    ClassLoader loader = new ClassLoader(null) {};
+    assertTrue(
+        config.noteSupertypes(
+            "com/acme/OrderRepository",
+            new String[] {"java/lang/Object", "com/acme/Store"},
+            loader));
+    List<String> none = Collections.emptyList();
+    assertEquals(
+        "any-repository",
+        config.match("com.acme.OrderRepository", "save", none, loader).name,
+        "the wildcard comes first in the file");
+    assertEquals("orders", config.match("com.acme.OrderRepository", "find", none, loader).name);
+    assertEquals(
+        "everywhere", config.match("com.acme.OrderRepository", "count", none, loader).name);
+    assertEquals("stores", config.match("com.acme.Store", "find", none, null).name);
+    assertEquals("everywhere", config.match("Main", "main", none, null).name, "no package");
+    assertNull(config.match("demo.app.Main", "main", none, null), "*Main names no package");
+    assertNull(
+        config.match("com.acme.sub.OrderRepository", "save", none, loader),
+        "a * never matches a .");
+    assertNull(config.match("com.acme.OrderRepository", "delete", none, loader));
+    assertTrue(config.mayMatchType("com.acme.UserRepository", null));
+    assertFalse(config.mayMatchType("com.acme.User", null));
+    assertFalse(config.mayMatchType("org.other.Thing", null));
+    assertEquals(
+        List.of("stores"),
+        config.familiesOf("com.acme.OrderRepository", loader).stream()
+            .map(e -> e.name)
+            .collect(java.util.stream.Collectors.toList()));
+    assertTrue(config.familiesOf("com.acme.OrderRepository", null).isEmpty(), "another loader");
+  }
+
   @Test
   void methodsAPatternMatchedThatWeirCannotLimitAreReportedOnceInOneLine() {
     ConfigLimits config = subtypesOfSvc();
