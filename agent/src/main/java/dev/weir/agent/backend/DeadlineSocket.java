@@ -34,12 +34,16 @@ final class DeadlineSocket extends Socket {
   /** The read timeout the client asked for, in milliseconds (0: none). */
   private volatile int timeoutMillis;
 
+  /** The read timeout set on the wrapped socket now, in milliseconds. */
+  private int applied;
+
   private final InputStream input;
 
   DeadlineSocket(Socket socket) throws IOException {
     super((SocketImpl) null); // every method below goes to the wrapped socket
     this.socket = socket;
     this.timeoutMillis = socket.getSoTimeout();
+    this.applied = timeoutMillis;
     this.input = new DeadlineInput(socket.getInputStream());
   }
 
@@ -57,7 +61,10 @@ final class DeadlineSocket extends Socket {
         timeout = (int) Math.min(Integer.MAX_VALUE, leftMillis);
       }
     }
-    socket.setSoTimeout(timeout);
+    if (timeout != applied) {
+      socket.setSoTimeout(timeout);
+      applied = timeout;
+    }
   }
 
   /** The wrapped socket's input, each read bounded by the deadline. */
@@ -189,6 +196,7 @@ final class DeadlineSocket extends Socket {
   public void setSoTimeout(int timeout) throws SocketException {
     socket.setSoTimeout(timeout);
     timeoutMillis = timeout;
+    applied = timeout;
   }
 
   @Override
