@@ -528,19 +528,7 @@ class RedisBackendTest {
     try (RedisServer secured = RedisServer.start("--requirepass", "s3cret");
         SlowProxy slow = SlowProxy.start(secured.port(), 0)) {
       RedisBackend timed = timed("redis://:s3cret@127.0.0.1:" + slow.port() + "/3");
-      BucketLimiter l =
-          limiter(
-              timed,
-              Discipline.TOKEN_BUCKET,
-              1000,
-              1000,
-              ClusterScope.OnFailure.LOCAL,
-              NanoClock.SYSTEM);
-      assertEquals(0, l.acquire());
-      assertEquals(
-          List.of("+OK", "+OK"),
-          secured.commands(new String[] {"AUTH", "s3cret"}, new String[] {"SCRIPT", "FLUSH"}));
-      timed.dropIdleConnectionsForTests();
+      BucketLimiter l = flushedWithoutConnections(timed, secured);
       slow.delayMillis(600);
       AgentLog.capture(true);
       long start = System.nanoTime();
@@ -561,6 +549,29 @@ class RedisBackendTest {
   }
 
   /**
+   * A limiter on {@code timed} that has called once, after which the server (password {@code
+   * s3cret}) forgot the script and the backend closed its idle connections: the next call opens a
+   * new one and reloads the script.
+   */
+  private static BucketLimiter flushedWithoutConnections(RedisBackend timed, RedisServer server)
+      throws Exception {
+    BucketLimiter l =
+        limiter(
+            timed,
+            Discipline.TOKEN_BUCKET,
+            1000,
+            1000,
+            ClusterScope.OnFailure.LOCAL,
+            NanoClock.SYSTEM);
+    assertEquals(0, l.acquire());
+    assertEquals(
+        List.of("+OK", "+OK"),
+        server.commands(new String[] {"AUTH", "s3cret"}, new String[] {"SCRIPT", "FLUSH"}));
+    timed.dropIdleConnectionsForTests();
+    return l;
+  }
+
+  /**
    * Under {@code CLIENT PAUSE}, with the script cache flushed and no connection open, four threads
    * call: every call is answered within its timeout plus scheduling, one timeout, not one per
    * exchange ({@code AUTH}, {@code SELECT}, the script and its reload).
@@ -569,19 +580,7 @@ class RedisBackendTest {
   void underClientPauseANewConnectionsCallsTakeOneTimeout() throws Exception {
     try (RedisServer secured = RedisServer.start("--requirepass", "s3cret")) {
       RedisBackend timed = timed("redis://:s3cret@127.0.0.1:" + secured.port() + "/3");
-      BucketLimiter l =
-          limiter(
-              timed,
-              Discipline.TOKEN_BUCKET,
-              1000,
-              1000,
-              ClusterScope.OnFailure.LOCAL,
-              NanoClock.SYSTEM);
-      assertEquals(0, l.acquire());
-      assertEquals(
-          List.of("+OK", "+OK"),
-          secured.commands(new String[] {"AUTH", "s3cret"}, new String[] {"SCRIPT", "FLUSH"}));
-      timed.dropIdleConnectionsForTests();
+      BucketLimiter l = flushedWithoutConnections(timed, secured);
       AgentLog.capture(true);
       assertEquals(
           List.of("+OK", "+OK"),

@@ -85,6 +85,12 @@ class RedisEvictionTest {
     assertTrue(b.answering() || b.notUsedBecause() != null, "the backend connects");
   }
 
+  /** A limit of 20 a second on the backend. */
+  private BucketLimiter limiter(ClusterScope.OnFailure onFailure) {
+    return RedisBackendTest.limiter(
+        backend, Discipline.TOKEN_BUCKET, RATE, CAPACITY, onFailure, NanoClock.SYSTEM);
+  }
+
   /** What one thread's calls of a limiter for {@link #CALL_MILLIS} gave. */
   private static final class Run {
     long admitted;
@@ -94,6 +100,27 @@ class RedisEvictionTest {
     long switchMillis = -1;
     long afterSwitchMillis;
     long millis;
+
+    @Override
+    public String toString() {
+      return "admitted "
+          + admitted
+          + " of "
+          + calls
+          + " in "
+          + millis
+          + " ms, bound "
+          + bound(millis)
+          + "; Weir stopped using it at "
+          + switchMillis
+          + " ms, then admitted "
+          + admittedAfterSwitch
+          + " of "
+          + callsAfterSwitch
+          + " in "
+          + afterSwitchMillis
+          + " ms";
+    }
   }
 
   /** Calls as fast as Redis answers, noting when the limit's {@code Scope} left {@code cluster}. */
@@ -143,34 +170,11 @@ class RedisEvictionTest {
     evictingServer(policy);
     AgentLog.capture(true);
     connect(false, NanoClock.SYSTEM);
-    BucketLimiter l =
-        RedisBackendTest.limiter(
-            backend, Discipline.TOKEN_BUCKET, RATE, CAPACITY, onFailure, NanoClock.SYSTEM);
+    BucketLimiter l = limiter(onFailure);
     Run run = call(l);
     List<String> log = AgentLog.capture(false);
     String all = log.stream().collect(Collectors.joining("\n"));
-    System.out.println(
-        "[eviction] "
-            + policy
-            + " "
-            + onFailure
-            + ": admitted "
-            + run.admitted
-            + " of "
-            + run.calls
-            + " in "
-            + run.millis
-            + " ms, bound "
-            + bound(run.millis)
-            + "; Weir stopped using it at "
-            + run.switchMillis
-            + " ms, then admitted "
-            + run.admittedAfterSwitch
-            + " of "
-            + run.callsAfterSwitch
-            + " in "
-            + run.afterSwitchMillis
-            + " ms");
+    System.out.println("[eviction] " + policy + " " + onFailure + ": " + run);
     assertEquals(
         1,
         log.stream().filter(s -> s.contains("with maxmemory-policy " + policy)).count(),
@@ -219,14 +223,7 @@ class RedisEvictionTest {
     AgentLog.capture(true);
     connect(false, NanoClock.SYSTEM);
     assertTrue(backend.answering(), "not evicting yet");
-    BucketLimiter l =
-        RedisBackendTest.limiter(
-            backend,
-            Discipline.TOKEN_BUCKET,
-            RATE,
-            CAPACITY,
-            ClusterScope.OnFailure.LOCAL,
-            NanoClock.SYSTEM);
+    BucketLimiter l = limiter(ClusterScope.OnFailure.LOCAL);
     java.util.concurrent.CompletableFuture<Run> calls =
         java.util.concurrent.CompletableFuture.supplyAsync(() -> call(l));
     Thread.sleep(500);
@@ -236,22 +233,7 @@ class RedisEvictionTest {
     List<String> log = AgentLog.capture(false);
     long floodMillis =
         (floodAt - (System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(run.millis))) / 1_000_000;
-    System.out.println(
-        "[eviction] allkeys-lru, evictions from "
-            + floodMillis
-            + " ms: admitted "
-            + run.admitted
-            + " in "
-            + run.millis
-            + " ms, bound "
-            + bound(run.millis)
-            + "; Weir stopped using it at "
-            + run.switchMillis
-            + " ms, then admitted "
-            + run.admittedAfterSwitch
-            + " in "
-            + run.afterSwitchMillis
-            + " ms");
+    System.out.println("[eviction] allkeys-lru, evictions from " + floodMillis + " ms: " + run);
     // a check each second, after the first eviction: a thread a second late on top would be a
     // machine this suite cannot run on
     assertTrue(
@@ -270,14 +252,7 @@ class RedisEvictionTest {
     evictingServer("allkeys-lru");
     AgentLog.capture(true);
     connect(true, NanoClock.SYSTEM);
-    BucketLimiter l =
-        RedisBackendTest.limiter(
-            backend,
-            Discipline.TOKEN_BUCKET,
-            RATE,
-            CAPACITY,
-            ClusterScope.OnFailure.REJECT,
-            NanoClock.SYSTEM);
+    BucketLimiter l = limiter(ClusterScope.OnFailure.REJECT);
     Run run = call(l);
     backend.checkEvictionsForTests();
     List<String> log = AgentLog.capture(false);
@@ -308,14 +283,7 @@ class RedisEvictionTest {
     FakeClock clock = new FakeClock(TimeUnit.HOURS.toNanos(1));
     AgentLog.capture(true);
     connect(false, clock);
-    BucketLimiter l =
-        RedisBackendTest.limiter(
-            backend,
-            Discipline.TOKEN_BUCKET,
-            RATE,
-            CAPACITY,
-            ClusterScope.OnFailure.REJECT,
-            NanoClock.SYSTEM);
+    BucketLimiter l = limiter(ClusterScope.OnFailure.REJECT);
     for (int i = 0; i < 100 && backend.answering(); i++) {
       Thread.sleep(20);
       backend.checkEvictionsForTests();
@@ -361,14 +329,7 @@ class RedisEvictionTest {
     awaitConnected(backend);
     backend.checkEvictionsForTests();
     backend.checkEvictionsForTests();
-    BucketLimiter l =
-        RedisBackendTest.limiter(
-            backend,
-            Discipline.TOKEN_BUCKET,
-            RATE,
-            CAPACITY,
-            ClusterScope.OnFailure.REJECT,
-            NanoClock.SYSTEM);
+    BucketLimiter l = limiter(ClusterScope.OnFailure.REJECT);
     assertEquals(0, l.acquire());
     List<String> log = AgentLog.capture(false);
     assertEquals(1, log.size(), log.toString());

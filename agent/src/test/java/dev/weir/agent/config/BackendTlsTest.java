@@ -47,14 +47,13 @@ class BackendTlsTest {
     "client-ec.pem, client-ec.key"
   })
   void filesNextToTheConfigAreReadWithTheirKeys(String certificate, String key) throws Exception {
-    ConfigFile f =
-        file(
-            "rediss://127.0.0.1:6380",
-            "backendTls: { caCertificate: ca.pem, certificate: "
-                + certificate
-                + ", privateKey: "
-                + key
-                + " }");
+    String tls =
+        "backendTls: { caCertificate: ca.pem, certificate: "
+            + certificate
+            + ", privateKey: "
+            + key
+            + " }";
+    ConfigFile f = file("rediss://127.0.0.1:6380", tls);
     assertEquals(List.of(), f.errors());
     assertNotNull(f.backendTls());
     assertTrue(f.backendTls().trustsOwnAuthorities());
@@ -62,14 +61,7 @@ class BackendTlsTest {
     assertFalse(f.backendAllowEviction(), "false unless given");
     assertEquals(
         f.backendTls(),
-        file(
-                "rediss://127.0.0.1:6380",
-                "backendTls: { caCertificate: ca.pem, certificate: "
-                    + certificate
-                    + ", privateKey: "
-                    + key
-                    + " }")
-            .backendTls(),
+        file("rediss://127.0.0.1:6380", tls).backendTls(),
         "the same files are the same setting: a reload keeps the connection");
   }
 
