@@ -62,10 +62,13 @@ class ClusterScopeIT {
               "  - name: payments",
               "    tokenBucket: { rate: 100, capacity: 20 }",
               "    scope: cluster");
+      // both call over the same 3 s, whenever each JVM got started on a loaded machine: with one
+      // alone at the end, its sparser calls would leave permits unused
+      String at = Long.toString(System.currentTimeMillis() + 5000);
       CompletableFuture<ForkedJvm.Result> one =
-          CompletableFuture.supplyAsync(() -> run(jdk, config, "run", "3000"));
+          CompletableFuture.supplyAsync(() -> run(jdk, config, "run", "3000", at));
       CompletableFuture<ForkedJvm.Result> two =
-          CompletableFuture.supplyAsync(() -> run(jdk, config, "run", "3000"));
+          CompletableFuture.supplyAsync(() -> run(jdk, config, "run", "3000", at));
       ForkedJvm.Result a = one.get();
       ForkedJvm.Result b = two.get();
       long admitted = a.longValue("admitted") + b.longValue("admitted");
