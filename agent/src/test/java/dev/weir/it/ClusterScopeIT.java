@@ -217,8 +217,17 @@ class ClusterScopeIT {
     }
   }
 
-  /** One 100 ms slice of a {@code run}: start, admitted, rejected, slowest call, scope. */
-  record Slice(long startMillis, long admitted, long rejected, long maxMicros, String scope) {
+  /**
+   * One 100 ms slice of a {@code run}: start, admitted, rejected, slowest call, the slowest call
+   * less the scheduling lag during it ({@code SchedulingLag}), scope.
+   */
+  record Slice(
+      long startMillis,
+      long admitted,
+      long rejected,
+      long maxMicros,
+      long ownMicros,
+      String scope) {
     static List<Slice> of(ForkedJvm.Result r) {
       List<Slice> slices = new ArrayList<>();
       for (String line : r.all("slice")) {
@@ -229,7 +238,8 @@ class ClusterScopeIT {
                 Long.parseLong(f[1]),
                 Long.parseLong(f[2]),
                 Long.parseLong(f[3]),
-                f[4].replace('_', ' ')));
+                Long.parseLong(f[4]),
+                f[5].replace('_', ' ')));
       }
       return slices;
     }
@@ -305,9 +315,10 @@ class ClusterScopeIT {
       } else if (firstFallback >= 0 && backAgain < 0 && s.scope().equals("cluster")) {
         backAgain = i;
       }
-      // one timeout, and less than another for a loaded 2-core machine's scheduling and GC
+      // one timeout, and less than another for scheduling, beyond the stalls the JVM measured
+      // (a loaded 2-core machine stalled a JVM for 1.3 s once, in the local fallback)
       assertTrue(
-          s.maxMicros() <= (TIMEOUT_MILLIS + SLACK_MILLIS) * 1000,
+          s.ownMicros() <= (TIMEOUT_MILLIS + SLACK_MILLIS) * 1000,
           "slice " + s + " answered slowly, with a " + TIMEOUT_MILLIS + " ms timeout\n" + all);
     }
     assertTrue(slices.get(0).scope().equals("cluster"), "cluster scope at first\n" + all);
