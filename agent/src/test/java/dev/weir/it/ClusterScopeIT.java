@@ -79,7 +79,12 @@ class ClusterScopeIT {
       double bound = 20 + 100 * (last - first + 1) / 1000.0;
       String both = a + "\n" + b;
       assertTrue(admitted <= bound + 1, admitted + " admitted, bound " + bound + "\n" + both);
-      assertTrue(admitted >= bound * 0.9, admitted + " admitted of " + bound + "\n" + both);
+      // at least most of it: permits go unused only while both JVMs were stalled (a loaded
+      // machine's scheduling), at most the shorter of their measured stalls
+      double unused = 100 * Math.min(a.longValue("lagMillis"), b.longValue("lagMillis")) / 1000.0;
+      assertTrue(
+          admitted >= (bound - unused) * 0.9,
+          admitted + " admitted of " + bound + ", " + unused + " unused in stalls\n" + both);
       assertTrue(a.longValue("admitted") > 20 && b.longValue("admitted") > 20, both);
       assertEquals("0", a.value("backendFailures"), both);
       assertFalse(a.err.contains("SLF4J") || b.err.contains("SLF4J"), "no client logging\n" + both);
