@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.redis.RedisServer;
+import dev.weir.redis.TestCertificates;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +20,28 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ClusterScopeIT {
   private static final String MAIN = "dev.weir.it.fixtures.ClusterCalls";
 
+  /**
+   * The timeout of tests that do not measure it: no hiccup of a loaded machine reaches it, so a
+   * failed call is a failure of Weir's.
+   */
+  static final long GENEROUS_MILLIS = 2000;
+
+  /**
+   * The timeout of tests that measure it; they allow {@link #SLACK_MILLIS} of scheduling on top,
+   * less than a timeout: one timeout plus load passes, two fail.
+   */
+  static final long TIMEOUT_MILLIS = 500;
+
+  static final long SLACK_MILLIS = 400;
+
   static Path config(String backend, String... entry) throws Exception {
+    return config(backend, GENEROUS_MILLIS, entry);
+  }
+
+  static Path config(String backend, long timeoutMillis, String... entry) throws Exception {
     List<String> lines = new ArrayList<>();
     lines.add("backend: \"" + backend + "\"");
-    lines.add("backendTimeoutMillis: 100");
+    lines.add("backendTimeoutMillis: " + timeoutMillis);
     lines.add("limits:");
     lines.addAll(List.of(entry));
     return ForkedJvm.configFile(lines.toArray(new String[0]));
@@ -43,10 +62,13 @@ class ClusterScopeIT {
               "  - name: payments",
               "    tokenBucket: { rate: 100, capacity: 20 }",
               "    scope: cluster");
+      // both call over the same 3 s, whenever each JVM got started on a loaded machine: with one
+      // alone at the end, its sparser calls would leave permits unused
+      String at = Long.toString(System.currentTimeMillis() + 5000);
       CompletableFuture<ForkedJvm.Result> one =
-          CompletableFuture.supplyAsync(() -> run(jdk, config, "run", "3000"));
+          CompletableFuture.supplyAsync(() -> run(jdk, config, "run", "3000", at));
       CompletableFuture<ForkedJvm.Result> two =
-          CompletableFuture.supplyAsync(() -> run(jdk, config, "run", "3000"));
+          CompletableFuture.supplyAsync(() -> run(jdk, config, "run", "3000", at));
       ForkedJvm.Result a = one.get();
       ForkedJvm.Result b = two.get();
       long admitted = a.longValue("admitted") + b.longValue("admitted");
@@ -57,7 +79,12 @@ class ClusterScopeIT {
       double bound = 20 + 100 * (last - first + 1) / 1000.0;
       String both = a + "\n" + b;
       assertTrue(admitted <= bound + 1, admitted + " admitted, bound " + bound + "\n" + both);
-      assertTrue(admitted >= bound * 0.9, admitted + " admitted of " + bound + "\n" + both);
+      // at least most of it: permits go unused only while both JVMs were stalled (a loaded
+      // machine's scheduling), at most the shorter of their measured stalls
+      double unused = 100 * Math.min(a.longValue("lagMillis"), b.longValue("lagMillis")) / 1000.0;
+      assertTrue(
+          admitted >= (bound - unused) * 0.9,
+          admitted + " admitted of " + bound + ", " + unused + " unused in stalls\n" + both);
       assertTrue(a.longValue("admitted") > 20 && b.longValue("admitted") > 20, both);
       assertEquals("0", a.value("backendFailures"), both);
       assertFalse(a.err.contains("SLF4J") || b.err.contains("SLF4J"), "no client logging\n" + both);
@@ -157,7 +184,12 @@ class ClusterScopeIT {
               "calls",
               "3");
       assertEquals(0, wrong.longValue("admitted"), "a refused password rejects all\n" + wrong);
-      assertTrue(wrong.err.contains("does not answer"), wrong.toString());
+      assertTrue(
+          wrong.err.contains(
+              "refuses Weir's calls (WRONGPASS invalid username-password pair or user is"
+                  + " disabled.)"),
+          wrong.toString());
+      assertFalse(wrong.err.contains("does not answer"), wrong.toString());
       assertFalse(wrong.err.contains("wrong"), "the password is never logged\n" + wrong);
     }
   }
@@ -190,8 +222,17 @@ class ClusterScopeIT {
     }
   }
 
-  /** One 100 ms slice of a {@code run}: start, admitted, rejected, slowest call, scope. */
-  record Slice(long startMillis, long admitted, long rejected, long maxMicros, String scope) {
+  /**
+   * One 100 ms slice of a {@code run}: start, admitted, rejected, slowest call, the slowest call
+   * less the scheduling lag during it ({@code SchedulingLag}), scope.
+   */
+  record Slice(
+      long startMillis,
+      long admitted,
+      long rejected,
+      long maxMicros,
+      long ownMicros,
+      String scope) {
     static List<Slice> of(ForkedJvm.Result r) {
       List<Slice> slices = new ArrayList<>();
       for (String line : r.all("slice")) {
@@ -202,7 +243,8 @@ class ClusterScopeIT {
                 Long.parseLong(f[1]),
                 Long.parseLong(f[2]),
                 Long.parseLong(f[3]),
-                f[4].replace('_', ' ')));
+                Long.parseLong(f[4]),
+                f[5].replace('_', ' ')));
       }
       return slices;
     }
@@ -259,6 +301,7 @@ class ClusterScopeIT {
     Path config =
         config(
             uri,
+            TIMEOUT_MILLIS,
             "  - name: payments",
             "    tokenBucket: { rate: 50, capacity: 10 }",
             "    scope: cluster");
@@ -277,8 +320,11 @@ class ClusterScopeIT {
       } else if (firstFallback >= 0 && backAgain < 0 && s.scope().equals("cluster")) {
         backAgain = i;
       }
-      // backendTimeoutMillis is 100; 100 ms more for a loaded 2-core machine's scheduling and GC
-      assertTrue(s.maxMicros() <= 200_000, "slice " + s + " answered slowly\n" + all);
+      // one timeout, and less than another for scheduling, beyond the stalls the JVM measured
+      // (a loaded 2-core machine stalled a JVM for 1.3 s once, in the local fallback)
+      assertTrue(
+          s.ownMicros() <= (TIMEOUT_MILLIS + SLACK_MILLIS) * 1000,
+          "slice " + s + " answered slowly, with a " + TIMEOUT_MILLIS + " ms timeout\n" + all);
     }
     assertTrue(slices.get(0).scope().equals("cluster"), "cluster scope at first\n" + all);
     assertTrue(firstFallback > 0, "the fallback engaged\n" + all);
@@ -287,7 +333,8 @@ class ClusterScopeIT {
     for (int i = backAgain + 1; i < slices.size(); i++) { // whole slices after it answered again
       admitted += slices.get(i).admitted();
     }
-    long millis = (slices.size() - backAgain - 1) * 100L;
+    // from the first whole slice to the run's end, as it took: a loaded machine stretches slices
+    long millis = r.longValue("runMillis") - slices.get(backAgain + 1).startMillis();
     assertTrue(
         admitted <= 10 + 50 * millis / 1000 + 2,
         admitted + " admitted in " + millis + " ms after Redis answered again\n" + all);
@@ -335,6 +382,7 @@ class ClusterScopeIT {
       lines.add(backend.append("]").toString());
       lines.addAll(
           List.of(
+              "backendTimeoutMillis: " + GENEROUS_MILLIS,
               "limits:",
               "  - name: per-client",
               "    tokenBucket: { rate: 1, per: MINUTES, capacity: 3 }",
@@ -353,6 +401,88 @@ class ClusterScopeIT {
       for (RedisServer node : nodes) {
         node.close();
       }
+    }
+  }
+
+  /**
+   * {@code rediss://} to a server whose certificate a private CA signs and which requires a client
+   * certificate: the config file's {@code backendTls} (paths next to it) trusts that CA and
+   * presents the client's, for the backend alone: the application's own TLS (the JVM's default)
+   * still refuses the server.
+   */
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void tlsWithAPrivateCaThroughBackendTls(String jdk) throws Exception {
+    TestCertificates certs = TestCertificates.make();
+    int tlsPort = RedisServer.freePort();
+    try (RedisServer redis = RedisServer.start(certs.serverArguments(tlsPort))) {
+      Path config = certs.file("weir.yaml");
+      java.nio.file.Files.write(
+          config,
+          List.of(
+              "backend: \"rediss://127.0.0.1:" + tlsPort + "\"",
+              "backendTimeoutMillis: " + GENEROUS_MILLIS,
+              "backendTls: { caCertificate: ca.pem, certificate: client.pem, privateKey: client.key }",
+              "limits:",
+              "  - name: payments",
+              "    tokenBucket: { rate: 1, per: MINUTES, capacity: 2 }",
+              "    scope: cluster",
+              "    onBackendFailure: reject"));
+      ForkedJvm.Result r = run(jdk, config, "tls", "3", Integer.toString(tlsPort));
+      assertEquals(2, r.longValue("admitted"), "the bucket in Redis, over TLS\n" + r);
+      assertEquals(":1", redis.command("EXISTS", "weir:{payments}"), r.toString());
+      assertTrue(r.value("defaultTrust").startsWith("refused"), "the JVM's own trust\n" + r);
+      assertFalse(r.err.contains("ERROR"), r.toString());
+    }
+  }
+
+  /**
+   * A Redis that evicts ({@code maxmemory 2mb}, {@code allkeys-lru}, other data written as fast as
+   * one connection writes it): warned at connect, not used, the limit's local fallback bounds the
+   * calls, {@code Scope} says why, and one line names the policy and the fix.
+   */
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void anEvictingRedisIsNotUsed(String jdk) throws Exception {
+    try (RedisServer redis =
+            RedisServer.start("--maxmemory", "2mb", "--maxmemory-policy", "allkeys-lru");
+        AutoCloseable flood = redis.flood(60_000)) {
+      for (int i = 0; i < 500 && redis.info("stats", "evicted_keys").equals("0"); i++) {
+        Thread.sleep(10);
+      }
+      Path config =
+          config(
+              redis.uri(),
+              "  - name: payments",
+              "    tokenBucket: { rate: 20, capacity: 20 }",
+              "    scope: cluster");
+      ForkedJvm.Result r = run(jdk, config, "run", "3000");
+      List<Slice> slices = Slice.of(r);
+      long admitted = r.longValue("admitted");
+      long millis = r.longValue("lastMillis") - r.longValue("firstMillis");
+      long bound = 20 + 20 * (millis + 1) / 1000 + 1;
+      System.out.println(
+          "[cluster] allkeys-lru with other data written, "
+              + jdk
+              + ": "
+              + admitted
+              + " admitted in "
+              + millis
+              + " ms (bound "
+              + bound
+              + "), scope "
+              + slices.get(slices.size() - 1).scope());
+      assertTrue(admitted <= bound, admitted + " admitted, bound " + bound + "\n" + r);
+      for (Slice s : slices) {
+        if (!s.scope().equals("?")) { // "?": the MBean not registered yet
+          assertEquals("cluster (local fallback: Redis evicts keys)", s.scope(), r.toString());
+        }
+      }
+      assertTrue(r.longValue("backendFailures") > 0, r.toString());
+      assertEquals(
+          1, r.err.split("with maxmemory-policy allkeys-lru", -1).length - 1, "warned\n" + r);
+      assertEquals(1, r.err.split("evicts keys", -1).length - 1, "logged once\n" + r);
+      assertTrue(r.err.contains("Set maxmemory-policy noeviction"), r.toString());
     }
   }
 }

@@ -208,7 +208,11 @@ public final class RedisServer implements AutoCloseable {
     char kind = line.charAt(0);
     if (kind == '$') {
       int n = Integer.parseInt(line.substring(1));
-      return n < 0 ? "$-1" : line + " " + line(in);
+      if (n < 0) {
+        return "$-1";
+      }
+      byte[] bulk = in.readNBytes(n + 2); // the bytes and CRLF: a bulk may hold lines (INFO)
+      return line + " " + new String(bulk, 0, n, StandardCharsets.UTF_8);
     }
     if (kind == '*') {
       int n = Integer.parseInt(line.substring(1));
@@ -231,6 +235,76 @@ public final class RedisServer implements AutoCloseable {
       b.append((char) c);
     }
     throw new IOException("connection closed");
+  }
+
+  /**
+   * One field of an {@code INFO} section, as this server has it now.
+   *
+   * @param section {@code memory}, {@code stats}, ...
+   * @param name the field, as {@code evicted_keys}
+   * @return its value; null if the section has no such field
+   * @throws IOException if the connection fails
+   */
+  public String info(String section, String name) throws IOException {
+    for (String line : command("INFO", section).split("\r?\n")) {
+      if (line.startsWith(name + ":")) {
+        return line.substring(name.length() + 1).trim();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Writes other data as fast as one pipelined connection can (1 KB values under fresh {@code
+   * filler:N} keys, batches of 100), as an application sharing the server would, until closed or
+   * {@code maxMillis} passed.
+   *
+   * @param maxMillis the longest it writes, in milliseconds
+   * @return the writer; {@link AutoCloseable#close()} stops it and returns once it has stopped
+   */
+  public AutoCloseable flood(long maxMillis) {
+    java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    String value = "x".repeat(1000);
+    Thread writer =
+        new Thread(
+            () -> {
+              long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxMillis);
+              try (Socket s = new Socket("127.0.0.1", port)) {
+                s.setSoTimeout(10_000);
+                OutputStream out = s.getOutputStream();
+                InputStream in = new java.io.BufferedInputStream(s.getInputStream());
+                for (long n = 0; !stop.get() && System.nanoTime() < end; ) {
+                  StringBuilder b = new StringBuilder();
+                  for (int i = 0; i < 100; i++, n++) {
+                    String key = "filler:" + n;
+                    b.append("*3\r\n$3\r\nSET\r\n$")
+                        .append(key.length())
+                        .append("\r\n")
+                        .append(key)
+                        .append("\r\n$")
+                        .append(value.length())
+                        .append("\r\n")
+                        .append(value)
+                        .append("\r\n");
+                  }
+                  out.write(b.toString().getBytes(StandardCharsets.UTF_8));
+                  out.flush();
+                  for (int i = 0; i < 100; i++) {
+                    line(in);
+                  }
+                }
+              } catch (IOException e) {
+                // the server went away: the writer ends
+              }
+            },
+            "redis-flood");
+    writer.setDaemon(true);
+    writer.start();
+    return () -> {
+      stop.set(true);
+      writer.join(15_000);
+    };
   }
 
   /** Kills the server at once (SIGKILL): a crash, no goodbye to clients. */

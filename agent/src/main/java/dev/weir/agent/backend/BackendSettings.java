@@ -1,6 +1,7 @@
 package dev.weir.agent.backend;
 
 import dev.weir.agent.bootstrap.ClusterScope;
+import dev.weir.agent.config.BackendTls;
 import dev.weir.agent.config.BackendUri;
 import dev.weir.agent.config.ConfigFile;
 import dev.weir.agent.config.ConfigLimit;
@@ -8,20 +9,30 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A config file's backend ({@code backend}, {@code backendTimeoutMillis}, {@code backendKeyPrefix})
- * and its connection, shared by the cluster limits of every version of the file that keeps these
- * settings: a reload that changes none of them keeps the connection. Thread-safe.
+ * A config file's backend ({@code backend}, {@code backendTimeoutMillis}, {@code backendKeyPrefix},
+ * {@code backendTls}, {@code backendAllowEviction}) and its connection, shared by the cluster
+ * limits of every version of the file that keeps these settings: a reload that changes none of them
+ * keeps the connection. Thread-safe.
  */
 public final class BackendSettings {
   private final List<BackendUri> uris;
   private final long timeoutMillis;
   private final String keyPrefix;
+  private final BackendTls tls;
+  private final boolean allowEviction;
   private RedisBackend backend;
 
-  private BackendSettings(List<BackendUri> uris, long timeoutMillis, String keyPrefix) {
+  private BackendSettings(
+      List<BackendUri> uris,
+      long timeoutMillis,
+      String keyPrefix,
+      BackendTls tls,
+      boolean allowEviction) {
     this.uris = uris;
     this.timeoutMillis = timeoutMillis;
     this.keyPrefix = keyPrefix;
+    this.tls = tls;
+    this.allowEviction = allowEviction;
   }
 
   /**
@@ -37,12 +48,14 @@ public final class BackendSettings {
     return new BackendSettings(
         new ArrayList<BackendUri>(file.backends()),
         file.backendTimeoutMillis(),
-        file.backendKeyPrefix());
+        file.backendKeyPrefix(),
+        file.backendTls(),
+        file.backendAllowEviction());
   }
 
   /**
-   * Whether another version of the file has the same backend settings (passwords included), so that
-   * its connection and its cluster limits can be kept.
+   * Whether another version of the file has the same backend settings (passwords and the content of
+   * the TLS files included), so that its connection and its cluster limits can be kept.
    *
    * @param other the other settings, or null
    * @return true if every setting is alike
@@ -51,7 +64,9 @@ public final class BackendSettings {
     return other != null
         && uris.equals(other.uris)
         && timeoutMillis == other.timeoutMillis
-        && keyPrefix.equals(other.keyPrefix);
+        && keyPrefix.equals(other.keyPrefix)
+        && (tls == null ? other.tls == null : tls.equals(other.tls))
+        && allowEviction == other.allowEviction;
   }
 
   /**
@@ -71,7 +86,7 @@ public final class BackendSettings {
    */
   public synchronized RedisBackend connect() {
     if (backend == null) {
-      backend = RedisBackend.start(uris, timeoutMillis, keyPrefix);
+      backend = RedisBackend.start(uris, timeoutMillis, keyPrefix, tls, allowEviction);
     }
     return backend;
   }
@@ -89,6 +104,8 @@ public final class BackendSettings {
         + " timeout "
         + timeoutMillis
         + " ms"
-        + (keyPrefix.isEmpty() ? "" : " key prefix " + keyPrefix);
+        + (keyPrefix.isEmpty() ? "" : " key prefix " + keyPrefix)
+        + (tls == null ? "" : " " + tls)
+        + (allowEviction ? " eviction allowed" : "");
   }
 }

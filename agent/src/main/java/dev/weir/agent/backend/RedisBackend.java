@@ -6,34 +6,46 @@ import dev.weir.agent.bootstrap.Backend;
 import dev.weir.agent.bootstrap.ClusterScope;
 import dev.weir.agent.bootstrap.GcraBucket;
 import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.config.BackendTls;
 import dev.weir.agent.config.BackendUri;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.cert.CertificateException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocketFactory;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionFactory;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.providers.PooledConnectionProvider;
 import redis.clients.jedis.util.Pool;
 
 /**
@@ -45,21 +57,35 @@ import redis.clients.jedis.util.Pool;
  * own, and a blocking exchange per call on a pooled connection, so a stalled Redis holds only the
  * calls that were in flight, each until its socket timeout. One URI is a standalone server (or a
  * proxy); a list is the seed nodes of a Redis Cluster, whose slots Jedis follows. Every connect and
- * read is bounded by {@code backendTimeoutMillis}; a call never waits for a pooled connection (at
- * most {@link #MAX_CONNECTIONS}: a call beyond them follows {@code onBackendFailure} at once), so a
- * call on an open connection is answered within one timeout; a cluster exchange is tried at most
- * twice (a {@code MOVED} redirect) within that bound. commons-pool2 2.12 opens no replacement for a
- * broken connection on the caller's thread (2.13 does, which costs a second timeout).
+ * read is bounded by {@code backendTimeoutMillis}, and each call has one deadline that nothing
+ * restarts ({@link CallDeadline}): every read it leads to (a new connection's TLS handshake, {@code
+ * AUTH} and {@code SELECT}, the script, its reload after {@code NOSCRIPT}) waits only for what is
+ * left of it ({@link DeadlineSocket}; a new connection's connect, the call's first step, has the
+ * timeout). A call never waits for a pooled connection (at most {@link #MAX_CONNECTIONS}: a call
+ * beyond them follows {@code onBackendFailure} at once); a cluster exchange is tried at most twice
+ * (a {@code MOVED} redirect) within that bound. commons-pool2 2.12 opens no replacement for a
+ * broken connection on the caller's thread (2.13 does). In a Redis Cluster without TLS, Jedis makes
+ * the sockets: there a new connection's {@code AUTH} waits a timeout of its own.
+ *
+ * <p><b>TLS.</b> {@code rediss://} with {@code backendTls}'s PEM files ({@link BackendTls}) for
+ * this backend alone, through Jedis's own TLS settings (socket factory, parameters with the host
+ * name checked as HTTPS does); without them the JVM's default trust. A certificate that cannot be
+ * verified is one log line naming the host and {@code backendTls}.
  *
  * <p><b>Failure.</b> An exchange that fails to connect, times out, loses its connection, or meets
- * an error of the whole server (out of memory, a read-only replica, a cluster slot down, loading)
- * marks the backend down: it is logged once, every later exchange is answered {@link #UNAVAILABLE}
- * at once without touching the network (nothing is queued while disconnected), and a background
- * thread probes every {@link #PROBE_MILLIS} ms with a write through the script next to the key that
- * failed (a {@code PING} would pass where calls fail) until it succeeds; the backend is then used
- * again and that is logged too. An error of one key (it holds another type) fails that key's calls
- * only, logged once per key. Connecting and loading the script happen on that thread as soon as the
- * backend is made, so the first acquire finds them ready.
+ * an error of the whole server (out of memory, a read-only replica, a cluster slot down, loading, a
+ * refused password or permission, a database out of range) marks the backend down: it is logged
+ * once (a server that answers with an error as refusing, in its words; one that does not as not
+ * answering), every later exchange is answered {@link #UNAVAILABLE} at once without touching the
+ * network (nothing is queued while disconnected), and a background thread probes every {@link
+ * #PROBE_MILLIS} ms with a write through the script next to the key that failed (a {@code PING}
+ * would pass where calls fail) until it succeeds; the backend is then used again and that is logged
+ * too. An error of one key (it holds another type) fails that key's calls only, logged once per
+ * key. Connecting and loading the script happen on that thread as soon as the backend is made, so
+ * the first acquire finds them ready.
+ *
+ * <p><b>Eviction.</b> A server that evicts keys is not used while it does ({@link EvictionWatch},
+ * checked each second by a thread of its own), unless {@code backendAllowEviction: true}.
  *
  * <p>Thread-safe.
  */
@@ -72,6 +98,15 @@ public final class RedisBackend extends Backend {
    * follows {@code onBackendFailure} at once rather than wait for one.
    */
   static final int MAX_CONNECTIONS = 128;
+
+  /** The pause between two checks of the servers' evictions, in milliseconds. */
+  static final long WATCH_MILLIS = 1000;
+
+  /**
+   * At connect, the pause between the first two checks of evictions, before the backend is used,
+   * when a server's policy evicts: a server that evicts as Weir connects is not used at all.
+   */
+  static final long SETTLE_MILLIS = 100;
 
   /** The connections opened ahead, once connected and after each outage. */
   static final int READY_CONNECTIONS = 8;
@@ -95,6 +130,8 @@ public final class RedisBackend extends Backend {
   private final int timeoutMillis;
   private final String described;
   private final boolean clusterMode;
+  private final BackendTls tls;
+  private final EvictionWatch evictions;
 
   /** The client; null until the first connect succeeded. */
   private volatile UnifiedJedis client;
@@ -119,37 +156,86 @@ public final class RedisBackend extends Backend {
   /** Where the probe writes: next to the key whose exchange failed. */
   private volatile String probeKey;
 
+  /** Whether the eviction watch's thread was started; guarded by {@link #probeLock}. */
+  private boolean watching;
+
   /** Whether a full pool was logged. */
   private volatile boolean poolFullLogged;
 
   /** Keys whose refusal was logged (one line each). */
   private final Set<String> loggedErrors = Collections.synchronizedSet(new LinkedHashSet<String>());
 
-  private RedisBackend(List<BackendUri> uris, long timeoutMillis, String keyPrefix) {
+  private RedisBackend(
+      List<BackendUri> uris,
+      long timeoutMillis,
+      String keyPrefix,
+      BackendTls tls,
+      boolean allowEviction,
+      NanoClock watchClock) {
     this.uris = uris;
     this.probeKey = keyPrefix + "weir:{weir}:probe";
     this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeoutMillis);
     this.clusterMode = uris.size() > 1;
     this.described = describe(uris);
+    this.tls = tls;
+    this.evictions = new EvictionWatch(described, allowEviction, watchClock);
+  }
+
+  /**
+   * Makes a backend without {@code backendTls} that does not use a server while it evicts, and
+   * starts connecting to it in the background.
+   *
+   * @param uris one URI (a server), or the seed nodes of a Redis Cluster
+   * @param timeoutMillis the bound on every call, {@code >= 1}
+   * @param keyPrefix the {@code backendKeyPrefix}, or empty: the probe's key is under it
+   * @return the backend; {@link #answering()} once connected
+   */
+  public static RedisBackend start(List<BackendUri> uris, long timeoutMillis, String keyPrefix) {
+    return start(uris, timeoutMillis, keyPrefix, null, false);
   }
 
   /**
    * Makes a backend and starts connecting to it in the background.
    *
    * @param uris one URI (a server), or the seed nodes of a Redis Cluster
-   * @param timeoutMillis the bound on every exchange, {@code >= 1}
+   * @param timeoutMillis the bound on every call, {@code >= 1}
    * @param keyPrefix the {@code backendKeyPrefix}, or empty: the probe's key is under it
+   * @param tls {@code backendTls} for {@code rediss://} URIs; null for the JVM's default trust
+   * @param allowEviction {@code backendAllowEviction}: use a server even while it evicts keys
    * @return the backend; {@link #answering()} once connected
    */
-  public static RedisBackend start(List<BackendUri> uris, long timeoutMillis, String keyPrefix) {
-    RedisBackend backend = new RedisBackend(uris, timeoutMillis, keyPrefix);
+  public static RedisBackend start(
+      List<BackendUri> uris,
+      long timeoutMillis,
+      String keyPrefix,
+      BackendTls tls,
+      boolean allowEviction) {
+    return start(uris, timeoutMillis, keyPrefix, tls, allowEviction, NanoClock.SYSTEM);
+  }
+
+  /** As above; the minute without evictions is measured on {@code watchClock} (tests). */
+  static RedisBackend start(
+      List<BackendUri> uris,
+      long timeoutMillis,
+      String keyPrefix,
+      BackendTls tls,
+      boolean allowEviction,
+      NanoClock watchClock) {
+    RedisBackend backend =
+        new RedisBackend(uris, timeoutMillis, keyPrefix, tls, allowEviction, watchClock);
     backend.probeInBackground();
     return backend;
   }
 
+  /** Answering, and no server evicts keys (or eviction is allowed). */
   @Override
   public boolean answering() {
-    return answering;
+    return answering && !evictions.evicting();
+  }
+
+  @Override
+  public String notUsedBecause() {
+    return answering && evictions.evicting() ? EvictionWatch.REASON : null;
   }
 
   @Override
@@ -164,7 +250,7 @@ public final class RedisBackend extends Backend {
         Thread.currentThread().interrupt(); // kept for the caller; this call takes its fallback
       }
     }
-    return answering;
+    return answering();
   }
 
   /**
@@ -180,9 +266,10 @@ public final class RedisBackend extends Backend {
   @Override
   public long exchange(ClusterScope scope, char op, String key, GcraBucket bucket, long permits) {
     UnifiedJedis c = client;
-    if (c == null || !answering) {
+    if (c == null || !answering || evictions.evicting()) {
       return UNAVAILABLE;
     }
+    long outer = CallDeadline.start(timeoutMillis);
     try {
       return ((Long) run(c, key, arguments(scope, op, bucket, permits))).longValue();
     } catch (JedisDataException e) {
@@ -219,6 +306,8 @@ public final class RedisBackend extends Backend {
       }
       down(e, key);
       return UNAVAILABLE;
+    } finally {
+      CallDeadline.end(outer);
     }
   }
 
@@ -312,20 +401,104 @@ public final class RedisBackend extends Backend {
     }
     if (first) {
       dropIdleConnections(); // a restarted server left them dead: none is tried again
+      evictions.outage(); // a restarted or failed-over server: its policy is read again
       logDown(e, " again");
     }
     probeInBackground();
   }
 
-  /** The one line of an outage, or of a start that finds the backend down. */
+  /**
+   * The one line of an outage, or of a start that finds the backend down: a server that answers
+   * with an error refuses, in its words; a certificate that cannot be verified names the host and
+   * {@code backendTls}; otherwise the server does not answer.
+   */
   private void logDown(RuntimeException e, String again) {
-    AgentLog.error(
-        "backend "
-            + described
-            + " does not answer ("
-            + reason(e)
-            + "); cluster limits follow onBackendFailure until it answers"
-            + again);
+    JedisDataException refusal = find(e, JedisDataException.class);
+    SSLException tlsFailure = find(e, SSLException.class);
+    if (refusal != null) {
+      AgentLog.error(
+          "backend "
+              + described
+              + " refuses Weir's calls ("
+              + oneLine(refusal.getMessage())
+              + "); cluster limits follow onBackendFailure until it takes them"
+              + again);
+    } else if (tlsFailure != null) {
+      boolean unverified = find(e, CertificateException.class) != null;
+      AgentLog.error(
+          "backend "
+              + described
+              + ": "
+              + (unverified
+                  ? "cannot verify the TLS certificate of " + hosts()
+                  : "the TLS handshake with " + hosts() + " fails")
+              + " ("
+              + oneLine(reason(e))
+              + "): "
+              + (unverified
+                  ? "give the CA that signs it in backendTls.caCertificate"
+                  : "check backendTls (caCertificate, certificate, privateKey)")
+              + "; cluster limits follow onBackendFailure until it answers"
+              + again);
+    } else {
+      AgentLog.error(
+          "backend "
+              + described
+              + " does not answer ("
+              + oneLine(reason(e))
+              + (uris.get(0).tls() && find(e, java.net.SocketException.class) != null
+                  ? "; over TLS, a server that requires a client certificate closes the"
+                      + " connection so: check backendTls.certificate"
+                  : "")
+              + "); cluster limits follow onBackendFailure until it answers"
+              + again);
+    }
+  }
+
+  /** The backend's host names, for a TLS message. */
+  private String hosts() {
+    Set<String> hosts = new LinkedHashSet<String>();
+    for (BackendUri uri : uris) {
+      hosts.add(uri.host());
+    }
+    return String.join(", ", hosts);
+  }
+
+  /** The first throwable of a type in the chain of causes and suppressed exceptions; or null. */
+  private static <T extends Throwable> T find(Throwable e, Class<T> type) {
+    return find(e, type, 0);
+  }
+
+  private static <T extends Throwable> T find(Throwable e, Class<T> type, int depth) {
+    if (e == null || depth > 20) {
+      return null;
+    }
+    if (type.isInstance(e)) {
+      return type.cast(e);
+    }
+    for (Throwable s : e.getSuppressed()) {
+      T found = find(s, type, depth + 1);
+      if (found != null) {
+        return found;
+      }
+    }
+    return e.getCause() == e ? null : find(e.getCause(), type, depth + 1);
+  }
+
+  /**
+   * What a failure says, for a log line: a server's refusal in its words, otherwise its deepest
+   * cause.
+   *
+   * @param e the failure
+   * @return one line
+   */
+  static String words(RuntimeException e) {
+    JedisDataException refusal = find(e, JedisDataException.class);
+    return oneLine(refusal != null ? refusal.getMessage() : reason(e));
+  }
+
+  private static String oneLine(String text) {
+    return String.valueOf(text).replace('\r', ' ').replace('\n', ' ');
   }
 
   /** Closes the pooled connections not in use, of every node. */
@@ -398,14 +571,12 @@ public final class RedisBackend extends Backend {
           // PING that a full, read-only, paused or partly down server still answers
           run(c, probeKey, PROBE_ARGUMENTS);
           poolsDo(c, true); // so that calls seldom open one
-          synchronized (probeLock) {
-            if (closed) {
-              return;
-            }
-            answering = true;
-            probing = false;
+          checkEvictions(c); // at connect and after each outage: the policies read again
+          if (evictions.watchesEvictions()) { // evicting now? then it is not used from the start
+            LockSupport.parkNanos(SETTLE_MILLIS * 1_000_000L);
+            checkEvictions(c);
           }
-          firstOutcome.countDown();
+          // logged before it is used: whoever sees it answer finds the line written
           if (reported) { // after an outage, or a start that found it down
             AgentLog.info("backend " + described + " answers again; cluster limits use it");
           } else if (AgentLog.debugEnabled()) {
@@ -418,13 +589,27 @@ public final class RedisBackend extends Backend {
                     + (System.nanoTime() - started) / 1_000_000L
                     + " ms");
           }
+          boolean startWatch;
+          synchronized (probeLock) {
+            if (closed) {
+              return;
+            }
+            answering = true;
+            probing = false;
+            startWatch = !watching;
+            watching = true;
+          }
+          firstOutcome.countDown();
+          if (startWatch) {
+            watchInBackground();
+          }
           return;
         } catch (RuntimeException e) {
-          firstOutcome.countDown();
-          if (!reported) {
+          if (!reported) { // logged before the first calls are let go: they find the line written
             reported = true;
             logDown(e, "");
           }
+          firstOutcome.countDown();
         }
         LockSupport.parkNanos(PROBE_MILLIS * 1_000_000L);
       }
@@ -442,6 +627,74 @@ public final class RedisBackend extends Backend {
     c.scriptLoad(SCRIPT);
   }
 
+  /** Checks the evictions of every server each {@link #WATCH_MILLIS} until closed. */
+  private void watchInBackground() {
+    AgentThreads.start(
+        new Runnable() {
+          @Override
+          public void run() {
+            while (!closed) {
+              LockSupport.parkNanos(WATCH_MILLIS * 1_000_000L);
+              UnifiedJedis c = client;
+              if (c != null && answering && !closed) {
+                checkEvictions(c);
+              }
+            }
+          }
+        },
+        "weir-backend-evictions");
+  }
+
+  /** One check of the servers' eviction policies and evictions ({@link EvictionWatch}). */
+  private void checkEvictions(UnifiedJedis c) {
+    final Map<String, Pool<Connection>> servers = servers(c);
+    evictions.check(
+        servers.keySet(),
+        new EvictionWatch.Info() {
+          @Override
+          public String read(String server, String section) {
+            long outer = CallDeadline.start(timeoutMillis);
+            try (Connection connection = servers.get(server).getResource()) {
+              connection.sendCommand(Protocol.Command.INFO, section);
+              return connection.getBulkReply();
+            } finally {
+              CallDeadline.end(outer);
+            }
+          }
+        });
+  }
+
+  /** Each server's pool by {@code host:port}: the one server, or a cluster's nodes. */
+  private Map<String, Pool<Connection>> servers(UnifiedJedis c) {
+    Map<String, Pool<Connection>> servers = new LinkedHashMap<String, Pool<Connection>>();
+    try {
+      if (c instanceof RedisClient) {
+        BackendUri uri = uris.get(0);
+        servers.put(uri.host() + ":" + uri.port(), ((RedisClient) c).getPool());
+      } else if (c instanceof RedisClusterClient) {
+        servers.putAll(((RedisClusterClient) c).getClusterNodes());
+      }
+    } catch (RuntimeException e) {
+      AgentLog.debug("backend " + described + ": its servers not listed: " + e);
+    }
+    return servers;
+  }
+
+  /**
+   * Tests only: one check of the servers' evictions now, as the watch's thread makes each second.
+   */
+  void checkEvictionsForTests() {
+    UnifiedJedis c = client;
+    if (c != null) {
+      checkEvictions(c);
+    }
+  }
+
+  /** Tests only: closes the idle connections, so that the next calls open new ones. */
+  void dropIdleConnectionsForTests() {
+    dropIdleConnections();
+  }
+
   private UnifiedJedis connect() {
     BackendUri first = uris.get(0);
     DefaultJedisClientConfig.Builder config =
@@ -450,6 +703,11 @@ public final class RedisBackend extends Backend {
             .socketTimeoutMillis(timeoutMillis)
             .ssl(first.tls())
             .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+    if (first.tls()) {
+      SSLParameters parameters = new SSLParameters();
+      parameters.setEndpointIdentificationAlgorithm("HTTPS"); // the host name is checked
+      config.sslSocketFactory(new DeadlineSocket.Tls(sslSocketFactory())).sslParameters(parameters);
+    }
     if (first.user() != null) {
       config.user(first.user());
     }
@@ -481,11 +739,26 @@ public final class RedisBackend extends Backend {
           .maxTotalRetriesDuration(Duration.ofMillis(timeoutMillis))
           .build();
     }
+    JedisClientConfig clientConfig = config.build();
+    HostAndPort server = new HostAndPort(first.host(), first.port());
+    ConnectionFactory connections =
+        new ConnectionFactory(new DeadlineSocket.Factory(server, clientConfig), clientConfig);
     return RedisClient.builder()
-        .hostAndPort(first.host(), first.port())
-        .clientConfig(config.build())
-        .poolConfig(pool)
+        .clientConfig(clientConfig)
+        .connectionProvider(new PooledConnectionProvider(connections, pool))
         .build();
+  }
+
+  /** The TLS sockets: {@code backendTls}'s context, or the JVM's default one without it. */
+  private SSLSocketFactory sslSocketFactory() {
+    if (tls == null) {
+      return (SSLSocketFactory) SSLSocketFactory.getDefault();
+    }
+    try {
+      return tls.sslContext().getSocketFactory();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("backendTls: this JVM cannot make its TLS context: " + e, e);
+    }
   }
 
   /**

@@ -46,12 +46,22 @@ public abstract class Backend {
       ClusterScope scope, char op, String key, GcraBucket bucket, long permits);
 
   /**
-   * Whether the backend answers: false from a failed exchange until a background probe gets an
-   * answer again. Callers take their fallback at once while it is false.
+   * Whether the backend answers and is used: false from a failed exchange until a background probe
+   * gets an answer again, and while it is not used for a reason of its own ({@link
+   * #notUsedBecause}). Callers take their fallback at once while it is false.
    *
    * @return true if exchanges are tried
    */
   public abstract boolean answering();
+
+  /**
+   * Why the backend, though it answers, is not used now; shown in a cluster limit's {@code Scope}.
+   *
+   * @return a few words, as {@code Redis evicts keys}; null when it is used, or does not answer
+   */
+  public String notUsedBecause() {
+    return null;
+  }
 
   /**
    * Whether the backend answers, waiting for the outcome of the first connect if it is under way

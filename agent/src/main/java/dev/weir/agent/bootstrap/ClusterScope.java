@@ -11,16 +11,17 @@ public final class ClusterScope {
   /** What a cluster limit does while its backend fails ({@code onBackendFailure}). */
   public enum OnFailure {
     /** Limit with a local bucket of the same settings (each JVM on its own). */
-    LOCAL("cluster (local fallback)"),
+    LOCAL("local fallback"),
     /** Admit every call. */
-    ALLOW("cluster (allowing all)"),
+    ALLOW("allowing all"),
     /** Limit every call, retry-after 1 s. */
-    REJECT("cluster (rejecting all)");
+    REJECT("rejecting all");
 
-    final String scope;
+    /** What the limit does, as {@code Scope} shows it in brackets. */
+    final String doing;
 
-    OnFailure(String scope) {
-      this.scope = scope;
+    OnFailure(String doing) {
+      this.doing = doing;
     }
   }
 
@@ -110,12 +111,18 @@ public final class ClusterScope {
   }
 
   /**
-   * The MBean's {@code Scope}: {@code cluster}, or while the backend fails what the limit does.
+   * The MBean's {@code Scope}: {@code cluster}, or while the backend fails what the limit does
+   * ({@code cluster (local fallback)}), and why when the backend answers but is not used ({@code
+   * cluster (local fallback: Redis evicts keys)}).
    *
    * @return the scope in words
    */
   public String scope() {
-    return backend.answering() ? "cluster" : onFailure.scope;
+    if (backend.answering()) {
+      return "cluster";
+    }
+    String why = backend.notUsedBecause();
+    return "cluster (" + onFailure.doing + (why == null ? "" : ": " + why) + ")";
   }
 
   /**

@@ -14,6 +14,8 @@ import java.io.Reader;
 import java.io.StringReader;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -46,19 +48,30 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * {@code file:line}, the key path, the rule and the value, as {@code weir.yaml:7:
  * limits[1].tokenBucket.rate must be > 0, was -3}: this is the one place config errors come from.
  *
- * <p>Keys: top level {@code backend}, {@code http} ({@code trustedProxies}, {@code status}, {@code
- * answerLimitedMethods}, {@code ipv6PrefixLength}), {@code limits}; entry {@code name} (required),
- * {@code methods} or {@code http} ({@code paths}, {@code methods}), exactly one of {@code
- * tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code per}, {@code capacity}, and {@code
- * permits} or {@code mode}), {@code onLimit}, {@code maxWaitMillis}, {@code key}, {@code scope},
- * {@code dryRun}. Any other key is an error. Defaults as the annotations. Values have the types of
- * the YAML 1.2 core schema: a number where a number belongs ({@code "5"} is a string, {@code 1_000}
- * is not a number), {@code true} or {@code false} where a flag belongs, a string where a name or a
+ * <p>Keys: top level {@code backend} (and {@code backendTimeoutMillis}, {@code backendKeyPrefix},
+ * {@code backendTls}, {@code backendAllowEviction}), {@code http} ({@code trustedProxies}, {@code
+ * status}, {@code answerLimitedMethods}, {@code ipv6PrefixLength}), {@code limits}; entry {@code
+ * name} (required), {@code methods} or {@code http} ({@code paths}, {@code methods}), exactly one of
+ * {@code tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code per}, {@code capacity}, and
+ * {@code permits} or {@code mode}), {@code onLimit}, {@code maxWaitMillis}, {@code key}, {@code
+ * scope}, {@code dryRun}. Any other key is an error. Defaults as the annotations. Values have the
+ * types of the YAML 1.2 core schema: a number where a number belongs ({@code "5"} is a string, {@code
+ * 1_000} is not a number), {@code true} or {@code false} where a flag belongs, a string where a name
+ * or a
  * pattern belongs. Not thread-safe; use one instance per file.
  */
 public final class ConfigFile {
   private static final List<String> TOP =
-      Arrays.asList("backend", "backendTimeoutMillis", "backendKeyPrefix", "http", "limits");
+      Arrays.asList(
+          "backend",
+          "backendTimeoutMillis",
+          "backendKeyPrefix",
+          "backendTls",
+          "backendAllowEviction",
+          "http",
+          "limits");
+  private static final List<String> TLS_KEYS =
+      Arrays.asList("caCertificate", "certificate", "privateKey");
   private static final List<String> HTTP_SETTINGS =
       Arrays.asList("trustedProxies", "status", "answerLimitedMethods", "ipv6PrefixLength");
   private static final List<String> HTTP_ENTRY = Arrays.asList("paths", "methods");
@@ -97,6 +110,8 @@ public final class ConfigFile {
   private long backendTimeoutMillis = 100;
   private String backendKeyPrefix = "";
   private boolean backendGiven;
+  private BackendTls backendTls;
+  private boolean backendAllowEviction;
   private int httpStatus = 429;
   private boolean answerLimitedMethods = true;
   private int ipv6PrefixLength = HttpGate.DEFAULT_IPV6_PREFIX_LENGTH;
@@ -241,6 +256,24 @@ public final class ConfigFile {
   }
 
   /**
+   * The top-level {@code backendTls}: the PEM files of a {@code rediss://} backend's own TLS.
+   *
+   * @return the files' certificates and key; null if not given (the JVM's default trust applies)
+   */
+  public BackendTls backendTls() {
+    return backendTls;
+  }
+
+  /**
+   * The top-level {@code backendAllowEviction}: whether a Redis that evicts keys is used anyway.
+   *
+   * @return true if the file says {@code true}; false by default
+   */
+  public boolean backendAllowEviction() {
+    return backendAllowEviction;
+  }
+
+  /**
    * The top-level {@code http.status}: the status of a limited request's answer.
    *
    * @return 400..599; 429 unless the file says otherwise
@@ -362,6 +395,14 @@ public final class ConfigFile {
               + "\"");
     } else if (prefixText != null) {
       backendKeyPrefix = prefixText;
+    }
+    Node tls = top.get("backendTls");
+    if (tls != null) {
+      backendTls(tls);
+    }
+    String allowEviction = flag(top.get("backendAllowEviction"), "backendAllowEviction");
+    if (allowEviction != null) {
+      backendAllowEviction = allowEviction.equals("true");
     }
     Node http = top.get("http");
     if (http != null) {
@@ -683,6 +724,93 @@ public final class ConfigFile {
       return uri;
     } catch (IllegalArgumentException e) {
       error(node, path + " " + e.getMessage() + ", was '" + hidePassword(text) + "'");
+      return null;
+    }
+  }
+
+  /**
+   * The top-level {@code backendTls}: {@code caCertificate}, {@code certificate} and {@code
+   * privateKey}, PEM files (a relative path is the config file's neighbour), each read and checked
+   * now; only for {@code rediss://} backends.
+   */
+  private void backendTls(Node node) {
+    Map<String, Node> files = mapping(node, "backendTls", TLS_KEYS);
+    if (files == null) {
+      return;
+    }
+    for (BackendUri uri : backends) {
+      if (!uri.tls()) {
+        error(
+            node,
+            "backendTls is for rediss:// backends (TLS), and backend "
+                + uri
+                + " is redis://: use rediss://, or leave backendTls out");
+        return;
+      }
+    }
+    int before = errors.size();
+    List<BackendTls.Pem> read = new ArrayList<BackendTls.Pem>();
+    BackendTls.Pem ca = pem(files.get("caCertificate"), "backendTls.caCertificate", read);
+    BackendTls.Pem certificate = pem(files.get("certificate"), "backendTls.certificate", read);
+    BackendTls.Pem key = pem(files.get("privateKey"), "backendTls.privateKey", read);
+    List<X509Certificate> authorities = null;
+    List<X509Certificate> chain = null;
+    PrivateKey privateKey = null;
+    try {
+      authorities = ca == null ? null : BackendTls.certificates(ca);
+    } catch (IllegalArgumentException e) {
+      error(files.get("caCertificate"), "backendTls.caCertificate " + e.getMessage());
+    }
+    try {
+      chain = certificate == null ? null : BackendTls.certificates(certificate);
+    } catch (IllegalArgumentException e) {
+      error(files.get("certificate"), "backendTls.certificate " + e.getMessage());
+    }
+    try {
+      privateKey = key == null ? null : BackendTls.privateKey(key);
+    } catch (IllegalArgumentException e) {
+      error(files.get("privateKey"), "backendTls.privateKey " + e.getMessage());
+    }
+    if (errors.size() > before) {
+      return;
+    }
+    if (files.containsKey("certificate") != files.containsKey("privateKey")) {
+      error(
+          node,
+          "backendTls.certificate and backendTls.privateKey go together (a client certificate and"
+              + " its key), was only "
+              + (files.containsKey("certificate") ? "certificate" : "privateKey"));
+      return;
+    }
+    try {
+      backendTls = BackendTls.of(authorities, chain, privateKey, read);
+    } catch (IllegalArgumentException e) {
+      error(
+          files.get("privateKey"),
+          "backendTls." + e.getMessage() + " (" + key.file + ", " + certificate.file + ")");
+    }
+  }
+
+  /** One {@code backendTls} file, read; null (with an error) if it cannot be, or not given. */
+  private BackendTls.Pem pem(Node node, String path, List<BackendTls.Pem> read) {
+    if (node == null) {
+      return null;
+    }
+    String text = string(node, path);
+    if (text == null) {
+      return null;
+    }
+    File file = new File(text);
+    if (!file.isAbsolute()) {
+      File dir = new File(label).getAbsoluteFile().getParentFile();
+      file = new File(dir, text);
+    }
+    try {
+      BackendTls.Pem pem = BackendTls.Pem.read(file);
+      read.add(pem);
+      return pem;
+    } catch (IllegalArgumentException e) {
+      error(node, path + " " + e.getMessage() + ", was '" + text + "'");
       return null;
     }
   }

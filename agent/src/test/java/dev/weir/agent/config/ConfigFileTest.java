@@ -105,7 +105,7 @@ class ConfigFileTest {
             "weir.yaml:14: limits[3].name 'a' is already used by limits[0]",
             "weir.yaml:16: limits[3].dryRun must be one of true, false, was maybe",
             "weir.yaml:17: nonsense is not a known key (known: backend, backendTimeoutMillis,"
-                + " backendKeyPrefix, http, limits)"),
+                + " backendKeyPrefix, backendTls, backendAllowEviction, http, limits)"),
         ConfigFile.parse("weir.yaml", text).errors());
   }
 
