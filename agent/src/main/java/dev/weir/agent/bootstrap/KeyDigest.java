@@ -26,22 +26,29 @@ final class KeyDigest {
   /** Keys of at most this many chars are at most {@link #MAX_BYTES} bytes (3 per char at most). */
   private static final int SURELY_SHORT_CHARS = MAX_BYTES / 3;
 
-  private static final Charset UTF_8 = Charset.forName("UTF-8");
+  /**
+   * What a digest needs, made when the first long key is digested, inside Weir's own section (its
+   * class initialisation runs JDK code: a config limit on it must charge nothing, and a JVM that
+   * never sees a long key never makes it).
+   */
+  private static final class Digests {
+    private static final Charset UTF_8 = Charset.forName("UTF-8");
 
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-  private static final ThreadLocal<MessageDigest> SHA_256 =
-      new ThreadLocal<MessageDigest>() {
-        @Override
-        protected MessageDigest initialValue() {
-          try {
-            return MessageDigest.getInstance("SHA-256");
-          } catch (NoSuchAlgorithmException e) {
-            // every Java platform must provide SHA-256 (MessageDigest's own Javadoc)
-            throw new IllegalStateException("this JVM has no SHA-256, which Weir's keys need", e);
+    private static final ThreadLocal<MessageDigest> SHA_256 =
+        new ThreadLocal<MessageDigest>() {
+          @Override
+          protected MessageDigest initialValue() {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              // every Java platform must provide SHA-256 (MessageDigest's own Javadoc)
+              throw new IllegalStateException("this JVM has no SHA-256, which Weir's keys need", e);
+            }
           }
-        }
-      };
+        };
+  }
 
   private KeyDigest() {}
 
@@ -75,12 +82,12 @@ final class KeyDigest {
   }
 
   private static String digest(String key) {
-    byte[] hash = SHA_256.get().digest(key.getBytes(UTF_8));
+    byte[] hash = Digests.SHA_256.get().digest(key.getBytes(Digests.UTF_8));
     char[] text = new char[7 + 32];
     "sha256:".getChars(0, 7, text, 0);
     for (int i = 0; i < 16; i++) {
-      text[7 + 2 * i] = HEX[(hash[i] >> 4) & 0xf];
-      text[8 + 2 * i] = HEX[hash[i] & 0xf];
+      text[7 + 2 * i] = Digests.HEX[(hash[i] >> 4) & 0xf];
+      text[8 + 2 * i] = Digests.HEX[hash[i] & 0xf];
     }
     return new String(text);
   }
