@@ -244,7 +244,7 @@ public final class BucketLimiter extends Limiter {
     if (identitySource != null) {
       keyedBuckets().lookForIdentity(key);
     }
-    return KeyDigest.of(key);
+    return KeyDigest.digestOf(key);
   }
 
   private long acquireLocal(String key) {

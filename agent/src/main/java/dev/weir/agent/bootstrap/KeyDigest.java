@@ -59,9 +59,17 @@ final class KeyDigest {
    * @return {@code key} itself if it is at most {@value #MAX_BYTES} bytes in UTF-8; else its digest
    */
   static String of(String key) {
-    if (key.length() <= SURELY_SHORT_CHARS || utf8Length(key) <= MAX_BYTES) {
-      return key;
-    }
+    return isLong(key) ? digestOf(key) : key;
+  }
+
+  /**
+   * The digest of a key {@link #isLong} said is long: for a caller that looked already, so the key
+   * is not measured twice.
+   *
+   * @param key a key longer than {@value #MAX_BYTES} bytes in UTF-8
+   * @return {@code sha256:} and 32 hex digits
+   */
+  static String digestOf(String key) {
     // Weir's own work: a config limit on the JDK's digests or encoders charges nothing here
     int[] section = CallDepth.enterWeir();
     try {
