@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weir.it.ForkedJvm.Result;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,10 +14,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -34,6 +29,8 @@ class CommandLineIT {
    * listener is 10.5 s.
    */
   private static final long AT_ONCE_MILLIS = 8_000;
+
+  private static final String STUCK = "dev.weir.it.fixtures.StuckAgent";
 
   /** The command line's deadline on one exchange, as it says it. */
   private static final String DEADLINE = "10 s";
@@ -154,7 +151,7 @@ class CommandLineIT {
                   jdk + "/bin/jcmd",
                   app.pid,
                   "JVMTI.agent_load",
-                  stuckAgentJar().toString(),
+                  TestJars.ofFixture(STUCK, "Agent-Class", STUCK).toString(),
                   release.toString())
               .redirectErrorStream(true)
               .start();
@@ -186,24 +183,6 @@ class CommandLineIT {
     } finally {
       Files.deleteIfExists(release);
     }
-  }
-
-  /** A jar whose {@code Agent-Class} is {@code StuckAgent}. */
-  private static Path stuckAgentJar() throws IOException {
-    Path jar = Files.createTempFile("stuck-agent", ".jar");
-    jar.toFile().deleteOnExit();
-    Manifest manifest = new Manifest();
-    Attributes main = manifest.getMainAttributes();
-    main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    main.putValue("Agent-Class", "dev.weir.it.fixtures.StuckAgent");
-    String entry = "dev/weir/it/fixtures/StuckAgent.class";
-    try (OutputStream file = Files.newOutputStream(jar);
-        JarOutputStream out = new JarOutputStream(file, manifest)) {
-      out.putNextEntry(new JarEntry(entry));
-      out.write(Files.readAllBytes(Paths.get(ForkedJvm.FIXTURES, entry)));
-      out.closeEntry();
-    }
-    return jar;
   }
 
   @ParameterizedTest

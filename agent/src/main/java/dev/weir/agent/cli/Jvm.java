@@ -189,7 +189,7 @@ final class Jvm implements AutoCloseable {
    *     {@link Failure#noAnswer})
    */
   static Jvm open(Listed jvm) throws Failure {
-    final String pid = jvm.pid;
+    String pid = jvm.pid;
     LocalProcess process = new LocalProcess(pid);
     if (jvm.fromPerfData && !process.mayBeListedJvm()) {
       throw new Failure(
@@ -207,17 +207,8 @@ final class Jvm implements AutoCloseable {
       System.setProperty(ATTACH_TIMEOUT_PROPERTY, ATTACH_TIMEOUT_MILLIS);
     }
     try {
-      Object vm =
-          bounded(
-              pid,
-              ANSWER_MILLIS,
-              new Callable<Object>() {
-                @Override
-                public Object call() throws Exception {
-                  return vmClass().getMethod("attach", String.class).invoke(null, pid);
-                }
-              });
-      return new Jvm(pid, vm);
+      Method attach = vmClass().getMethod("attach", String.class);
+      return new Jvm(pid, invokeWithin(pid, ANSWER_MILLIS, attach, null, new Object[] {pid}));
     } catch (InvocationTargetException e) {
       if (process.gone()) {
         throw new Failure("no JVM with pid " + pid + ": it has just ended");
@@ -307,6 +298,21 @@ final class Jvm implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new Failure("interrupted while JVM " + pid + " was being asked");
     }
+  }
+
+  /** {@link #bounded} reflection: {@code method.invoke(target, args)} within {@code millis}. */
+  private static Object invokeWithin(
+      String pid, long millis, final Method method, final Object target, final Object[] args)
+      throws Exception {
+    return bounded(
+        pid,
+        millis,
+        new Callable<Object>() {
+          @Override
+          public Object call() throws Exception {
+            return method.invoke(target, args);
+          }
+        });
   }
 
   /**
@@ -415,15 +421,7 @@ final class Jvm implements AutoCloseable {
               public Object invoke(Object proxy, final Method method, final Object[] args)
                   throws Throwable {
                 try {
-                  return bounded(
-                      pid,
-                      millis,
-                      new Callable<Object>() {
-                        @Override
-                        public Object call() throws Exception {
-                          return method.invoke(direct, args);
-                        }
-                      });
+                  return invokeWithin(pid, millis, method, direct, args);
                 } catch (InvocationTargetException e) {
                   throw e.getCause();
                 } catch (Failure e) {
@@ -454,19 +452,9 @@ final class Jvm implements AutoCloseable {
     }
   }
 
-  private Object call(String method, long millis, Class<?>[] types, final Object... args)
-      throws Failure {
+  private Object call(String method, long millis, Class<?>[] types, Object... args) throws Failure {
     try {
-      final Method m = vmClass().getMethod(method, types);
-      return bounded(
-          pid,
-          millis,
-          new Callable<Object>() {
-            @Override
-            public Object call() throws Exception {
-              return m.invoke(vm, args);
-            }
-          });
+      return invokeWithin(pid, millis, vmClass().getMethod(method, types), vm, args);
     } catch (InvocationTargetException e) {
       Failure f = new Failure("JVM " + pid + ": " + method + " failed: " + e.getCause());
       f.initCause(e);

@@ -493,13 +493,18 @@ public final class WeirCommand {
   private int status(String pid) throws Jvm.Failure {
     try (Jvm jvm = weir(pid)) {
       List<Row> rows = rows(jvm.mbeans());
-      out.println(header("GRANTED", "REJECTED", "WAITED"));
+      StringBuilder table = new StringBuilder(80 * (rows.size() + 1)); // one write, not a line's
+      table.append(header("GRANTED", "REJECTED", "WAITED")).append(System.lineSeparator());
       for (Row row : rows) {
-        out.println(line(row, row.granted, row.rejected, row.waited));
+        table.append(line(row, row.granted, row.rejected, row.waited));
+        table.append(System.lineSeparator());
       }
       if (rows.isEmpty()) {
-        out.println("(no limiters yet: they appear as their classes load)");
+        table.append("(no limiters yet: they appear as their classes load)");
+        table.append(System.lineSeparator());
       }
+      out.print(table);
+      out.flush();
       return 0;
     } catch (Exception e) {
       throw Jvm.failure(pid, e);
