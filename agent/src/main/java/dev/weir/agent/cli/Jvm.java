@@ -63,6 +63,8 @@ final class Jvm implements AutoCloseable {
 
   private static final String ATTACH_TIMEOUT_MILLIS = "5000";
 
+  private static final String NOTHING_SENT = "; nothing was sent to it";
+
   /** The attach provider that lists JVMs from their performance-data files. */
   private static final String HOTSPOT_PROVIDER_PACKAGE = "sun.tools.attach.";
 
@@ -172,12 +174,7 @@ final class Jvm implements AutoCloseable {
           "it is not a JVM, or another user's, or a JVM started with -XX:+PerfDisableSharedMem"
               + " (or -XX:-UsePerfData), which the JDK cannot list";
     }
-    return "no JVM with pid "
-        + pid
-        + " that this user can attach to: "
-        + causes
-        + "; nothing was"
-        + " sent to it";
+    return "no JVM with pid " + pid + " that this user can attach to: " + causes + NOTHING_SENT;
   }
 
   /**
@@ -196,12 +193,12 @@ final class Jvm implements AutoCloseable {
           "no JVM with pid "
               + pid
               + ": the JDK lists it from a file a JVM that ended left behind (hsperfdata), and the"
-              + " process with that pid now is not a JVM; nothing was sent to it");
+              + " process with that pid now is not a JVM"
+              + NOTHING_SENT);
     }
     if (process.stopped()) {
       throw new Failure(
-          "JVM " + pid + " does not answer: it is " + stoppedBy() + "; nothing was sent to it",
-          true);
+          "JVM " + pid + " does not answer: it is " + stoppedBy() + NOTHING_SENT, true);
     }
     if (System.getProperty(ATTACH_TIMEOUT_PROPERTY) == null) {
       System.setProperty(ATTACH_TIMEOUT_PROPERTY, ATTACH_TIMEOUT_MILLIS);

@@ -63,6 +63,7 @@ public final class WeirCommand {
    */
   static final long LIST_MILLIS = 1_500;
 
+  /** Milliseconds {@code list} waits for answers at least. */
   static final long LIST_MIN_MILLIS = 500;
 
   /** {@code list}'s LIMITERS for a JVM that did not answer in time, or is stopped. */
@@ -220,7 +221,7 @@ public final class WeirCommand {
    * A listed JVM's number of limiters; {@link #NO_ANSWER}; or null if it runs no Weir, or has
    * ended, or cannot be attached to.
    *
-   * @param soFar set to {@link #NOT_READ} once the JVM is known to run Weir
+   * @param soFar set to {@link #NOT_READ} once the JVM is known to run Weir, then to the answer
    */
   private static String limiters(Jvm.Listed listed, AtomicReference<String> soFar) {
     try (Jvm target = Jvm.open(listed)) {
@@ -230,12 +231,13 @@ public final class WeirCommand {
       soFar.set(NOT_READ);
       try {
         String[] names = (String[]) target.mbeans().getAttribute(agent(), "Limiters");
-        return String.valueOf(names.length);
+        soFar.set(String.valueOf(names.length)); // told, whether or not the close ends in time
       } catch (Jvm.NoAnswer e) {
-        return NO_ANSWER;
+        soFar.set(NO_ANSWER);
       } catch (Exception e) {
-        return "0"; // no MBeans yet: they come with the first limiter or config file
+        soFar.set("0"); // no MBeans yet: they come with the first limiter or config file
       }
+      return soFar.get();
     } catch (Jvm.Failure e) {
       return e.noAnswer ? NO_ANSWER : null;
     }
