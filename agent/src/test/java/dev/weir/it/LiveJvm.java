@@ -161,8 +161,14 @@ final class LiveJvm implements AutoCloseable {
 
   /** Runs the command line on {@code jdk}. */
   static ForkedJvm.Result command(String jdk, String... args) {
+    return command(jdk, List.of(), args);
+  }
+
+  /** Runs the command line on {@code jdk}, in a JVM with these options. */
+  static ForkedJvm.Result command(String jdk, List<String> jvmOptions, String... args) {
     List<String> command = new ArrayList<>();
     command.add(jdk + File.separator + "bin" + File.separator + "java");
+    command.addAll(jvmOptions);
     command.add("-jar");
     command.add(ForkedJvm.AGENT_JAR);
     command.addAll(Arrays.asList(args));

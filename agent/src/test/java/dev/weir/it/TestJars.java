@@ -1,13 +1,22 @@
 package dev.weir.it;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import java.util.stream.Collectors;
 
 /**
  * Jars of the tests' own class path (test dependencies) for a forked JVM's class path, so no test
- * names a version or a local repository path.
+ * names a version or a local repository path; and agent jars of one fixture class.
  */
 final class TestJars {
   private TestJars() {}
@@ -32,5 +41,31 @@ final class TestJars {
     return entries.stream()
         .filter(e -> Arrays.stream(wanted).anyMatch(e::contains))
         .collect(Collectors.joining(File.pathSeparator));
+  }
+
+  /**
+   * A jar of one fixture class, deleted when the tests end.
+   *
+   * @param fixture the class's name, as {@code dev.weir.it.fixtures.StuckAgent}
+   * @param manifest its manifest's main attributes beyond the version, as name, value, ...
+   * @return its path
+   */
+  static Path ofFixture(String fixture, String... manifest) throws IOException {
+    Path jar = Files.createTempFile("fixture", ".jar");
+    jar.toFile().deleteOnExit();
+    Manifest m = new Manifest();
+    Attributes main = m.getMainAttributes();
+    main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    for (int i = 0; i < manifest.length; i += 2) {
+      main.putValue(manifest[i], manifest[i + 1]);
+    }
+    String entry = fixture.replace('.', '/') + ".class";
+    try (OutputStream file = Files.newOutputStream(jar);
+        JarOutputStream out = new JarOutputStream(file, m)) {
+      out.putNextEntry(new JarEntry(entry));
+      out.write(Files.readAllBytes(Paths.get(ForkedJvm.FIXTURES, entry)));
+      out.closeEntry();
+    }
+    return jar;
   }
 }

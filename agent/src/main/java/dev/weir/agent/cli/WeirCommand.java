@@ -13,12 +13,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.management.Attribute;
 import javax.management.AttributeList;
 import javax.management.MBeanException;
 import javax.management.MBeanServerConnection;
+import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
+import javax.management.ReflectionException;
 import javax.management.RuntimeMBeanException;
+import javax.management.openmbean.CompositeData;
 
 /**
  * The command line, {@code java -jar weir-agent.jar COMMAND}: reads and steers the limiters of a
@@ -33,7 +42,9 @@ public final class WeirCommand {
       String.join(
           "\n",
           "usage: java -jar weir-agent.jar COMMAND",
-          "  list                      the local JVMs running Weir",
+          "  list                      the local JVMs running Weir (LIMITERS is '?' where they",
+          "                            were not read in time, 'no answer' for a JVM that did not",
+          "                            answer: stopped, or busy)",
           "  status PID                PID's limiters",
           "  top PID                   the same each second, with rates per second (Ctrl-C stops)",
           "  set PID LIMITER [rate=PERMITS_PER_SECOND] [capacity=PERMITS] [dryRun=true|false]",
@@ -45,6 +56,21 @@ public final class WeirCommand {
 
   private static final String AGENT = "dev.weir:type=Agent";
   private static final String LIMITERS = "dev.weir:type=Limiter,*";
+
+  /**
+   * Milliseconds after this JVM's start by which {@code list} answers, however many JVMs are slow;
+   * it asks for {@link #LIST_MIN_MILLIS} at least, however slowly this JVM started.
+   */
+  static final long LIST_MILLIS = 1_500;
+
+  /** Milliseconds {@code list} waits for answers at least. */
+  static final long LIST_MIN_MILLIS = 500;
+
+  /** {@code list}'s LIMITERS for a JVM that did not answer in time, or is stopped. */
+  static final String NO_ANSWER = "no answer";
+
+  /** {@code list}'s LIMITERS for a JVM that runs Weir but whose MBeans did not answer in time. */
+  static final String NOT_READ = "?";
 
   private final PrintStream out;
   private final PrintStream err;
@@ -138,28 +164,50 @@ public final class WeirCommand {
     return text;
   }
 
+  /**
+   * {@code list}: asks every JVM the JDK lists at once, and waits for their answers until {@link
+   * #LIST_MILLIS} after this JVM started; one that has not answered by then (or is stopped) is
+   * listed as not answering, whether or not it runs Weir; one that runs Weir and has not told its
+   * number of limiters by then shows {@link #NOT_READ}.
+   */
   private int list() throws Jvm.Failure {
     String self = selfPid();
-    List<String[]> rows = new ArrayList<String[]>();
-    for (String[] jvm : Jvm.list()) {
-      if (jvm[0].equals(self)) {
-        continue;
+    Map<Jvm.Listed, Future<String>> asked = new LinkedHashMap<Jvm.Listed, Future<String>>();
+    final Map<Jvm.Listed, AtomicReference<String>> known =
+        new HashMap<Jvm.Listed, AtomicReference<String>>();
+    for (final Jvm.Listed jvm : Jvm.list()) {
+      if (!jvm.pid.equals(self)) {
+        final AtomicReference<String> soFar = new AtomicReference<String>(NO_ANSWER);
+        known.put(jvm, soFar);
+        asked.put(
+            jvm,
+            Jvm.async(
+                new Callable<String>() {
+                  @Override
+                  public String call() {
+                    return limiters(jvm, soFar);
+                  }
+                }));
       }
-      try (Jvm target = Jvm.attach(jvm[0])) {
-        if (target.weirVersion() == null) {
-          continue;
-        }
-        String count;
-        try {
-          String[] names = (String[]) target.mbeans().getAttribute(agent(), "Limiters");
-          count = String.valueOf(names.length);
-        } catch (Exception e) {
-          count = "0"; // no MBeans yet: they come with the first limiter or config file
-        }
-        String main = jvm[1].isEmpty() ? "?" : jvm[1].split(" ")[0];
-        rows.add(new String[] {jvm[0], main, count});
-      } catch (Jvm.Failure notAttachable) {
-        // another user's JVM, or one that has just stopped
+    }
+    long uptimeMillis = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
+    long deadline =
+        System.nanoTime()
+            + TimeUnit.MILLISECONDS.toNanos(
+                Math.max(LIST_MIN_MILLIS, LIST_MILLIS - Math.max(0, uptimeMillis)));
+    List<String[]> rows = new ArrayList<String[]>();
+    for (Map.Entry<Jvm.Listed, Future<String>> e : asked.entrySet()) {
+      String count;
+      try {
+        count = e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException late) {
+        count = known.get(e.getKey()).get();
+      } catch (ExecutionException | InterruptedException | RuntimeException failed) {
+        count = null;
+      }
+      if (count != null) {
+        String name = e.getKey().name;
+        rows.add(new String[] {e.getKey().pid, name.isEmpty() ? "?" : name.split(" ")[0], count});
       }
     }
     out.println(String.format(Locale.ROOT, "%-8s %-60s %9s", "PID", "MAIN CLASS", "LIMITERS"));
@@ -167,6 +215,32 @@ public final class WeirCommand {
       out.println(String.format(Locale.ROOT, "%-8s %-60s %9s", row[0], row[1], row[2]));
     }
     return 0;
+  }
+
+  /**
+   * A listed JVM's number of limiters; {@link #NO_ANSWER}; or null if it runs no Weir, or has
+   * ended, or cannot be attached to.
+   *
+   * @param soFar set to {@link #NOT_READ} once the JVM is known to run Weir, then to the answer
+   */
+  private static String limiters(Jvm.Listed listed, AtomicReference<String> soFar) {
+    try (Jvm target = Jvm.open(listed)) {
+      if (target.weirVersion() == null) {
+        return null;
+      }
+      soFar.set(NOT_READ);
+      try {
+        String[] names = (String[]) target.mbeans().getAttribute(agent(), "Limiters");
+        soFar.set(String.valueOf(names.length)); // told, whether or not the close ends in time
+      } catch (Jvm.NoAnswer e) {
+        soFar.set(NO_ANSWER);
+      } catch (Exception e) {
+        soFar.set("0"); // no MBeans yet: they come with the first limiter or config file
+      }
+      return soFar.get();
+    } catch (Jvm.Failure e) {
+      return e.noAnswer ? NO_ANSWER : null;
+    }
   }
 
   private static String selfPid() {
@@ -207,64 +281,77 @@ public final class WeirCommand {
                 + " (or an application log manager that has not loaded yet holds them back)");
       }
       return jvm;
-    } catch (Jvm.Failure e) {
-      jvm.close();
-      throw e;
     } catch (Exception e) {
       jvm.close();
-      throw new Jvm.Failure("JVM " + pid + ": " + e);
+      throw Jvm.failure(pid, e);
     }
   }
 
-  /** One limiter's row. */
-  private static final class Row {
+  /** One limiter's row: the attributes the table shows. */
+  static final class Row {
     final String name;
-    final Map<String, Object> values = new HashMap<String, Object>();
+    final String kind;
+    final boolean dryRun;
+    final double rate;
+    final long capacity;
+    final long available;
+    final long granted;
+    final long rejected;
+    final long waited;
+    final double p99WaitMillis;
 
-    Row(String name) {
+    /** The row of limiter {@code i} of a {@code limiterTable()}, whose columns are given. */
+    Row(
+        String name,
+        int i,
+        String[] kind,
+        boolean[] dryRun,
+        double[] rate,
+        long[][] counts,
+        double[] p99WaitMillis) {
       this.name = name;
-    }
-
-    double number(String attribute) {
-      Object v = values.get(attribute);
-      return v instanceof Number ? ((Number) v).doubleValue() : 0;
+      this.kind = kind[i];
+      this.dryRun = dryRun[i];
+      this.rate = rate[i];
+      this.capacity = counts[0][i];
+      this.available = counts[1][i];
+      this.granted = counts[2][i];
+      this.rejected = counts[3][i];
+      this.waited = counts[4][i];
+      this.p99WaitMillis = p99WaitMillis[i];
     }
   }
 
-  private static final String[] COLUMNS = {
-    "Kind",
-    "Rate",
-    "Capacity",
-    "AvailablePermits",
-    "Granted",
-    "Rejected",
-    "Waited",
-    "WaitP99Millis",
-    "DryRun"
+  /** The long columns a row takes, in {@link Row}'s order. */
+  private static final String[] COUNTS = {
+    "Capacity", "AvailablePermits", "Granted", "Rejected", "Waited"
   };
 
-  /** One limiter's row: the table's attributes of its MBean. */
-  private static Row row(MBeanServerConnection mbeans, ObjectName name, String label)
-      throws Exception {
-    Row row = new Row(label);
-    for (Object a : mbeans.getAttributes(name, COLUMNS).asList()) {
-      Attribute attribute = (Attribute) a;
-      row.values.put(attribute.getName(), attribute.getValue());
+  /**
+   * Every limiter's row, in one exchange: the agent's {@code limiterTable()}, a column per
+   * attribute (so 10,000 limiters are one call, not one per MBean).
+   */
+  static List<Row> rows(MBeanServerConnection mbeans) throws Exception {
+    CompositeData table;
+    try {
+      table = (CompositeData) mbeans.invoke(agent(), "limiterTable", new Object[0], new String[0]);
+    } catch (ReflectionException older) {
+      throw new Jvm.Failure(
+          "this JVM's Weir is older than this command line and cannot give its limiter table:"
+              + " use the weir-agent.jar the JVM runs");
     }
-    return row;
-  }
-
-  private static List<Row> rows(MBeanServerConnection mbeans) throws Exception {
-    List<Row> rows = new ArrayList<Row>();
-    Set<ObjectName> names = mbeans.queryNames(new ObjectName(LIMITERS), null);
-    for (ObjectName name : names) {
-      String label = ObjectName.unquote(quoted(name.getKeyProperty("name")));
-      String loader = name.getKeyProperty("loader");
-      try {
-        rows.add(row(mbeans, name, loader == null ? label : label + " @" + loader));
-      } catch (javax.management.InstanceNotFoundException gone) {
-        continue; // its class loader went meanwhile
-      }
+    String[] names = (String[]) table.get("MBean");
+    String[] kind = (String[]) table.get("Kind");
+    boolean[] dryRun = (boolean[]) table.get("DryRun");
+    double[] rate = (double[]) table.get("Rate");
+    double[] p99 = (double[]) table.get("WaitP99Millis");
+    long[][] counts = new long[COUNTS.length][];
+    for (int c = 0; c < COUNTS.length; c++) {
+      counts[c] = (long[]) table.get(COUNTS[c]);
+    }
+    List<Row> rows = new ArrayList<Row>(names.length);
+    for (int i = 0; i < names.length; i++) {
+      rows.add(new Row(label(names[i]), i, kind, dryRun, rate, counts, p99));
     }
     Collections.sort(
         rows,
@@ -277,26 +364,71 @@ public final class WeirCommand {
     return rows;
   }
 
+  /**
+   * {@link #label(ObjectName)} of a name in its string form, without parsing one where no value is
+   * quoted: an unquoted value holds no comma, so the key list splits at commas (parsing 10,000
+   * names took a fifth of a second).
+   */
+  static String label(String mbean) throws MalformedObjectNameException {
+    if (mbean.indexOf('"') >= 0) {
+      return label(new ObjectName(mbean));
+    }
+    String name = null;
+    String loader = null;
+    for (String pair : mbean.substring(mbean.indexOf(':') + 1).split(",")) {
+      if (pair.startsWith("name=")) {
+        name = pair.substring("name=".length());
+      } else if (pair.startsWith("loader=")) {
+        loader = pair.substring("loader=".length());
+      }
+    }
+    if (name == null) {
+      return label(new ObjectName(mbean));
+    }
+    return loader == null ? name : name + " @" + loader;
+  }
+
+  /** A limiter's name as the table shows it: {@code NAME}, or {@code NAME @LOADER}. */
+  private static String label(ObjectName name) {
+    String label = ObjectName.unquote(quoted(name.getKeyProperty("name")));
+    String loader = name.getKeyProperty("loader");
+    return loader == null ? label : label + " @" + loader;
+  }
+
   private static String quoted(String value) {
     return value.startsWith("\"") ? value : ObjectName.quote(value);
   }
 
-  /** 77 columns: the table fits an 80-column terminal. */
-  private static final String FORMAT = "%-16s %-8s%7s%6s%6s%9s%9s%8s%7s";
+  /**
+   * The table's column widths, negative for a left-aligned one; a space follows the first. 77
+   * columns: the table fits an 80-column terminal.
+   */
+  private static final int[] WIDTHS = {-16, -8, 7, 6, 6, 9, 9, 8, 7};
+
+  /**
+   * A line of the table, padded by hand: {@link String#format} made formatting 10,000 lines take
+   * most of a second.
+   */
+  private static String cells(String... cells) {
+    StringBuilder line = new StringBuilder(80);
+    for (int i = 0; i < cells.length; i++) {
+      int pad = Math.abs(WIDTHS[i]) - cells[i].length();
+      for (int p = 0; WIDTHS[i] > 0 && p < pad; p++) {
+        line.append(' ');
+      }
+      line.append(cells[i]);
+      for (int p = 0; WIDTHS[i] < 0 && p < pad; p++) {
+        line.append(' ');
+      }
+      if (i == 0) {
+        line.append(' ');
+      }
+    }
+    return line.toString();
+  }
 
   private static String header(String granted, String rejected, String waited) {
-    return String.format(
-        Locale.ROOT,
-        FORMAT,
-        "LIMITER",
-        "KIND",
-        "RATE/S",
-        "CAP",
-        "AVAIL",
-        granted,
-        rejected,
-        waited,
-        "P99 MS");
+    return cells("LIMITER", "KIND", "RATE/S", "CAP", "AVAIL", granted, rejected, waited, "P99 MS");
   }
 
   /** A name in 16 columns: a longer one keeps its end, the part that tells methods apart. */
@@ -305,23 +437,21 @@ public final class WeirCommand {
   }
 
   private static String line(Row row, double granted, double rejected, double waited) {
-    String kind = String.valueOf(row.values.get("Kind"));
+    String kind = row.kind;
     kind = kind.endsWith("SHAPING") ? "shaping" : kind.endsWith("POLICING") ? "policing" : "token";
-    if (Boolean.TRUE.equals(row.values.get("DryRun"))) {
+    if (row.dryRun) {
       kind = kind.substring(0, Math.min(kind.length(), 4)) + " dry";
     }
-    return String.format(
-        Locale.ROOT,
-        FORMAT,
+    return cells(
         fit(row.name),
         kind,
-        compact(row.number("Rate"), 6),
-        compact(row.number("Capacity"), 5),
-        compact(row.number("AvailablePermits"), 5),
+        compact(row.rate, 6),
+        compact(row.capacity, 5),
+        compact(row.available, 5),
         compact(granted, 8),
         compact(rejected, 8),
         compact(waited, 7),
-        compact(row.number("WaitP99Millis"), 6));
+        compact(row.p99WaitMillis, 6));
   }
 
   /**
@@ -365,18 +495,21 @@ public final class WeirCommand {
   private int status(String pid) throws Jvm.Failure {
     try (Jvm jvm = weir(pid)) {
       List<Row> rows = rows(jvm.mbeans());
-      out.println(header("GRANTED", "REJECTED", "WAITED"));
+      StringBuilder table = new StringBuilder(80 * (rows.size() + 1)); // one write, not a line's
+      table.append(header("GRANTED", "REJECTED", "WAITED")).append(System.lineSeparator());
       for (Row row : rows) {
-        out.println(line(row, row.number("Granted"), row.number("Rejected"), row.number("Waited")));
+        table.append(line(row, row.granted, row.rejected, row.waited));
+        table.append(System.lineSeparator());
       }
       if (rows.isEmpty()) {
-        out.println("(no limiters yet: they appear as their classes load)");
+        table.append("(no limiters yet: they appear as their classes load)");
+        table.append(System.lineSeparator());
       }
+      out.print(table);
+      out.flush();
       return 0;
-    } catch (Jvm.Failure e) {
-      throw e;
     } catch (Exception e) {
-      throw new Jvm.Failure("JVM " + pid + ": " + e);
+      throw Jvm.failure(pid, e);
     }
   }
 
@@ -385,8 +518,17 @@ public final class WeirCommand {
       MBeanServerConnection mbeans = jvm.mbeans();
       Map<String, double[]> before = counts(rows(mbeans));
       long last = System.nanoTime();
+      long next = last;
       for (; ; ) {
-        Thread.sleep(1_000);
+        // a frame each second, however long reading and drawing one takes (a late one is drawn at
+        // once, and the next comes a second later)
+        next += 1_000_000_000L;
+        long early = next - System.nanoTime();
+        if (early > 0) {
+          TimeUnit.NANOSECONDS.sleep(early);
+        } else {
+          next = System.nanoTime();
+        }
         List<Row> rows = rows(mbeans);
         long now = System.nanoTime();
         double seconds = (now - last) / 1e9;
@@ -433,21 +575,19 @@ public final class WeirCommand {
       }
     } catch (InterruptedException e) {
       return 0;
-    } catch (Jvm.Failure e) {
-      throw e;
+    } catch (Jvm.NoAnswer e) {
+      throw Jvm.failure(pid, e);
     } catch (java.io.IOException e) {
       throw new Jvm.Failure("JVM " + pid + " has stopped, or closed its management connector");
     } catch (Exception e) {
-      throw new Jvm.Failure("JVM " + pid + ": " + e);
+      throw Jvm.failure(pid, e);
     }
   }
 
   private static Map<String, double[]> counts(List<Row> rows) {
     Map<String, double[]> counts = new HashMap<String, double[]>();
     for (Row row : rows) {
-      counts.put(
-          row.name,
-          new double[] {row.number("Granted"), row.number("Rejected"), row.number("Waited")});
+      counts.put(row.name, new double[] {row.granted, row.rejected, row.waited});
     }
     return counts;
   }
@@ -540,20 +680,21 @@ public final class WeirCommand {
           throw new Jvm.Failure(cause.getMessage());
         }
       }
-      Row row = row(mbeans, name, limiter);
+      Map<String, Object> now = new HashMap<String, Object>();
+      for (Object a : mbeans.getAttributes(name, new String[] {"Rate", "Capacity", "DryRun"})) {
+        now.put(((Attribute) a).getName(), ((Attribute) a).getValue());
+      }
       out.println(
           String.format(
               Locale.ROOT,
               "'%s': rate %s/s, capacity %s, dry run %s",
               limiter,
-              compact(row.number("Rate"), 12),
-              compact(row.number("Capacity"), 20),
-              row.values.get("DryRun")));
+              compact(((Number) now.get("Rate")).doubleValue(), 12),
+              compact(((Number) now.get("Capacity")).doubleValue(), 20),
+              now.get("DryRun")));
       return 0;
-    } catch (Jvm.Failure e) {
-      throw e;
     } catch (Exception e) {
-      throw new Jvm.Failure("JVM " + pid + ": " + e);
+      throw Jvm.failure(pid, e);
     }
   }
 
@@ -593,9 +734,7 @@ public final class WeirCommand {
           out.println();
         }
         first = false;
-        String label = ObjectName.unquote(quoted(name.getKeyProperty("name")));
-        String loader = name.getKeyProperty("loader");
-        out.println(label + (loader == null ? "" : " @" + loader) + " (" + kind + ")");
+        out.println(label(name) + " (" + kind + ")");
         out.println(
             "  limits "
                 + methods.length
@@ -607,10 +746,8 @@ public final class WeirCommand {
         printUnlimited(unlimited);
       }
       return 0;
-    } catch (Jvm.Failure e) {
-      throw e;
     } catch (Exception e) {
-      throw new Jvm.Failure("JVM " + pid + ": " + e);
+      throw Jvm.failure(pid, e);
     }
   }
 
@@ -663,7 +800,7 @@ public final class WeirCommand {
 
   private int reload(String pid) throws Jvm.Failure {
     try (Jvm jvm = weir(pid)) {
-      MBeanServerConnection mbeans = jvm.mbeans();
+      MBeanServerConnection mbeans = jvm.mbeans(Jvm.WORK_MILLIS); // a reload may weave
       Object result;
       try {
         result = mbeans.invoke(agent(), "reloadConfig", new Object[0], new String[0]);
@@ -676,10 +813,8 @@ public final class WeirCommand {
       }
       out.println(result);
       return 0;
-    } catch (Jvm.Failure e) {
-      throw e;
     } catch (Exception e) {
-      throw new Jvm.Failure("JVM " + pid + ": " + e);
+      throw Jvm.failure(pid, e);
     }
   }
 

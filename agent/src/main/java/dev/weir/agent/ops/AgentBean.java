@@ -1,12 +1,16 @@
 package dev.weir.agent.ops;
 
+import dev.weir.agent.bootstrap.Limiter;
 import dev.weir.agent.bootstrap.LimiterRegistry;
 import dev.weir.agent.weave.Weaving;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
 
 /**
  * The agent's MBean, and the one way a config reload is made (the operation, an attach with {@code
@@ -17,6 +21,9 @@ final class AgentBean implements AgentMBean {
   private final AtomicLong succeeded = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private volatile String lastError = "";
+
+  /** The MBeans shown, for {@link #limiterTable}; set once the management thread is made. */
+  private volatile Management management;
 
   AgentBean(Weaving weaving) {
     this.weaving = weaving;
@@ -71,6 +78,22 @@ final class AgentBean implements AgentMBean {
       names.add(slot.limiter.name());
     }
     return names.toArray(new String[0]);
+  }
+
+  /**
+   * Shows the limiters this management registers in {@link #limiterTable}.
+   *
+   * @param management the agent's management thread
+   */
+  void tableOf(Management management) {
+    this.management = management;
+  }
+
+  @Override
+  public CompositeData limiterTable() {
+    Management m = management;
+    return LimiterTable.of(
+        m == null ? Collections.<Limiter, ObjectName>emptyMap() : m.limiterBeans());
   }
 
   @Override

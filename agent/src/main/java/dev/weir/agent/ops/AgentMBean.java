@@ -1,5 +1,7 @@
 package dev.weir.agent.ops;
 
+import javax.management.openmbean.CompositeData;
+
 /**
  * The agent as JMX shows it, {@code dev.weir:type=Agent}: its version, its config file and
  * limiters, and config reload with its outcomes. Only JDK types cross it.
@@ -25,6 +27,17 @@ public interface AgentMBean {
    * @return the names, sorted
    */
   String[] getLimiters();
+
+  /**
+   * Every limiter MBean's scalar attributes at once: one call where reading each MBean is one call
+   * per limiter (how the command line's {@code status} and {@code top} read 10,000 limiters).
+   *
+   * @return the table, a column per attribute: item {@code MBean} ({@code String[]}) has each
+   *     limiter's MBean name, sorted as strings; every other item is named as a limiter MBean
+   *     attribute and is an array of that attribute's type ({@code Rate} a {@code double[]}, {@code
+   *     Granted} a {@code long[]}, ...), each value at its limiter's index
+   */
+  CompositeData limiterTable();
 
   /**
    * Reloads applied since the agent started (by this operation, the command line, an attach or a

@@ -48,6 +48,7 @@ public final class AgentStart {
     agent = new AgentBean(w);
     AgentArgs arguments = w.arguments();
     Management management = Management.create(w, agent);
+    agent.tableOf(management);
     watch = new ConfigWatch(agent, w);
     watch.set(arguments.watch());
     summary = new Summary();

@@ -1,14 +1,20 @@
 package dev.weir.agent.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
-/** The command line's own parts: its table's numbers and names, and its usage errors. */
+/**
+ * The command line's own parts: its table's numbers and names, its deadline on an exchange, and its
+ * usage errors.
+ */
 class WeirCommandTest {
   @Test
   void numbersFitTheirColumns() {
@@ -40,6 +46,51 @@ class WeirCommandTest {
     assertEquals("orders", WeirCommand.fit("orders"));
     assertEquals("~heck#probe(int)", WeirCommand.fit("dev.weir.examples.AgentCheck#probe(int)"));
     assertEquals(16, WeirCommand.fit("dev.weir.examples.AgentCheck#probe(int)").length());
+  }
+
+  @Test
+  void anExchangeThatDoesNotEndIsGivenUpAtItsDeadline() throws Exception {
+    final CountDownLatch never = new CountDownLatch(1);
+    Jvm.Failure failure =
+        assertThrows(
+            Jvm.Failure.class,
+            () ->
+                Jvm.bounded(
+                    "999999999",
+                    50,
+                    () -> {
+                      never.await();
+                      return null;
+                    }));
+    assertEquals("JVM 999999999 did not answer within 0.05 s", failure.getMessage());
+    assertTrue(failure.noAnswer);
+    assertEquals("done", Jvm.bounded("1", 60_000, () -> "done"));
+    IllegalStateException thrown = new IllegalStateException("its own");
+    assertSame(
+        thrown,
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                Jvm.bounded(
+                    "1",
+                    60_000,
+                    () -> {
+                      throw thrown;
+                    })));
+  }
+
+  @Test
+  void aTableRowIsNamedAsItsMBean() throws Exception {
+    for (String[] c :
+        new String[][] {
+          {"dev.weir:type=Limiter,name=orders", "orders"},
+          {"dev.weir:type=Limiter,name=orders,loader=3", "orders @3"},
+          {"dev.weir:type=Limiter,name=\"a,b=c\",loader=12", "a,b=c @12"},
+          {"dev.weir:type=Limiter,name=\"\"", ""},
+          {"dev.weir:type=Limiter,name=Shop#buy(java.lang.String)", "Shop#buy(java.lang.String)"}
+        }) {
+      assertEquals(c[1], WeirCommand.label(c[0]), c[0]);
+    }
   }
 
   @Test
