@@ -6,14 +6,17 @@
 # (each woven) after main, and every limiter's MBean visible after main (the program asks the
 # platform MBean server every 10 ms from main on).
 # Usage: benchmarks/startup/many-limits.sh [RUNS] [N...]   (after mvn -q -DskipTests package)
-#   defaults: 5 runs of 10 and 10000 entries; AGENT=path/to/weir-agent.jar to time another build
+#   defaults: 5 runs of 10 and 10000 entries; AGENTS="a.jar b.jar" to time other builds, their
+#   runs interleaved (a loaded machine then slows each alike)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${1:-5}
 shift || true
 SIZES=("${@:-10 10000}")
-AGENT=${AGENT:-$PWD/agent/target/weir-agent.jar}
-[ -f "$AGENT" ] || { echo "build first: mvn -q -DskipTests package" >&2; exit 1; }
+read -r -a JARS <<< "${AGENTS:-$PWD/agent/target/weir-agent.jar}"
+for jar in "${JARS[@]}"; do
+  [ -f "$jar" ] || { echo "no agent jar $jar (build first: mvn -q -DskipTests package)" >&2; exit 1; }
+done
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/src/gen" "$WORK/classes"
@@ -98,15 +101,21 @@ javac -d "$WORK/classes" "$WORK"/src/gen/*.java
 jar cf "$WORK/app.jar" -C "$WORK/classes" .
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 echo "JDK: $(java -version 2>&1 | head -1); $RUNS runs each; median ms; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-echo "| entries | main after launch | classes loaded after main | MBeans visible after main |"
-echo "|---:|---:|---:|---:|"
+echo "| agent | entries | main after launch | classes loaded after main | MBeans visible after main |"
+echo "|---|---:|---:|---:|---:|"
 for n in ${SIZES[*]}; do
   java -cp "$WORK" Config "$n" > "$WORK/weir$n.yaml"
-  mains=() loads=() beans=()
+  declare -A mains=() loads=() beans=()
   for i in $(seq "$RUNS"); do
-    launch=$(date +%s%3N)
-    read -r main load beans_ <<< "$(java -javaagent:"$AGENT=config=$WORK/weir$n.yaml" -cp "$WORK/app.jar" gen.Main "$n" 2>/dev/null)"
-    mains+=($((main - launch))) loads+=("$load") beans+=("$beans_")
+    for a in "${!JARS[@]}"; do
+      launch=$(date +%s%3N)
+      read -r main load beans_ <<< "$(java -javaagent:"${JARS[$a]}=config=$WORK/weir$n.yaml" -cp "$WORK/app.jar" gen.Main "$n" 2>/dev/null)"
+      mains[$a]+="$((main - launch)) " loads[$a]+="$load " beans[$a]+="$beans_ "
+    done
   done
-  echo "| $n | $(median "${mains[@]}") | $(median "${loads[@]}") | $(median "${beans[@]}") |"
+  for a in "${!JARS[@]}"; do
+    # shellcheck disable=SC2086 # the lists are space-separated numbers
+    echo "| ${JARS[$a]} | $n | $(median ${mains[$a]}) | $(median ${loads[$a]}) | $(median ${beans[$a]}) |"
+  done
+  unset mains loads beans
 done
