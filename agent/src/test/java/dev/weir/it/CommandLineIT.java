@@ -97,6 +97,38 @@ class CommandLineIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void listCountsLimitersWithoutStartingAManagementAgentInTheJvm(String jdk) throws Exception {
+    try (LiveJvm app = LiveJvm.withAgent(jdk, null)) {
+      app.call("orders", 1);
+      String count = null;
+      for (int i = 0; i < 40 && count == null; i++) {
+        for (String line : app.weir("list").assertExit(0).out.split("\n")) {
+          if (line.matches(app.pid + " +dev\\.weir\\.it\\.fixtures\\.Operated +[1-9][0-9]*")) {
+            count = line.substring(line.lastIndexOf(' ') + 1);
+          }
+        }
+        Thread.sleep(count == null ? 50 : 0); // told by the agent within a quarter of a second
+      }
+      assertTrue(count != null, "listed with its count of limiters");
+      com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(app.pid);
+      try {
+        assertEquals(
+            null,
+            vm.getAgentProperties()
+                .getProperty("com.sun.management.jmxremote.localConnectorAddress"),
+            "list started the JVM's management agent (and with it JMX and logging)");
+      } finally {
+        vm.detach();
+      }
+      // status reads the limiters themselves, through the MBeans: as many rows as list counted
+      Result status = app.weir("status", app.pid).assertExit(0);
+      assertEquals(
+          Integer.parseInt(count) + 1, status.out.trim().split("\n").length, status::toString);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void aStoppedJvmIsListedAsNotAnsweringAndIsSentNothing(String jdk) throws Exception {
     try (LiveJvm attached = LiveJvm.withAgent(jdk, null);
         LiveJvm fresh = LiveJvm.withAgent(jdk, null)) {

@@ -42,6 +42,9 @@ final class Jvm implements AutoCloseable {
   /** The system property a running Weir agent sets to its version. */
   static final String MARKER = "dev.weir.agent.version";
 
+  /** The system property in which Weir tells how many limiters it holds. */
+  static final String LIMITERS = "dev.weir.agent.limiters";
+
   /** The system property an attach of the agent leaves its report in. */
   static final String ATTACH_REPORT = "weir.attach.report";
 

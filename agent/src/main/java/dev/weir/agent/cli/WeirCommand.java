@@ -218,17 +218,23 @@ public final class WeirCommand {
   }
 
   /**
-   * A listed JVM's number of limiters; {@link #NO_ANSWER}; or null if it runs no Weir, or has
-   * ended, or cannot be attached to.
+   * A listed JVM's number of limiters, read from its system properties with Weir's version (so
+   * listing a JVM starts nothing in it: no management agent, no logging); {@link #NO_ANSWER}; or
+   * null if it runs no Weir, or has ended, or cannot be attached to.
    *
    * @param soFar set to {@link #NOT_READ} once the JVM is known to run Weir, then to the answer
    */
   private static String limiters(Jvm.Listed listed, AtomicReference<String> soFar) {
     try (Jvm target = Jvm.open(listed)) {
-      if (target.weirVersion() == null) {
+      java.util.Properties properties = target.systemProperties();
+      if (properties.getProperty(Jvm.MARKER) == null) {
         return null;
       }
-      soFar.set(NOT_READ);
+      String told = properties.getProperty(Jvm.LIMITERS);
+      if (told != null) {
+        return told; // read with the version: no management agent is started in the JVM
+      }
+      soFar.set(NOT_READ); // an agent that tells no count (an older one): asked through its MBeans
       try {
         String[] names = (String[]) target.mbeans().getAttribute(agent(), "Limiters");
         soFar.set(String.valueOf(names.length)); // told, whether or not the close ends in time

@@ -22,6 +22,13 @@ public final class AgentStart {
   /** The system property that says Weir runs in this JVM, and its version. */
   static final String VERSION_PROPERTY = "dev.weir.agent.version";
 
+  /**
+   * The system property that says how many limiters the agent holds, kept by its management thread
+   * within a quarter of a second: the command line's {@code list} reads it with the version, so it
+   * starts no management agent in JVMs it only lists.
+   */
+  static final String LIMITERS_PROPERTY = "dev.weir.agent.limiters";
+
   private static AgentBean agent;
   private static Weaving weaving;
   private static ConfigWatch watch;

@@ -44,6 +44,7 @@ final class Management implements Runnable {
   private final AgentBean agentBean;
   private MBeanServer server;
   private int seenVersion = -1;
+  private int toldVersion = -1;
   private boolean waitingReported;
   private String lastFailure;
 
@@ -116,6 +117,12 @@ final class Management implements Runnable {
     boolean dropped = gone != null;
     if (dropped) {
       weaving.forget(gone.loaderIds, gone.limiterIds);
+    }
+    int now = LimiterRegistry.version();
+    if (now != toldVersion || dropped) {
+      toldVersion = now;
+      System.setProperty(
+          AgentStart.LIMITERS_PROPERTY, Integer.toString(LimiterRegistry.bucketLimiters().size()));
     }
     if (second) {
       for (LimiterRegistry.Slot slot : LimiterRegistry.bucketLimiters()) {
