@@ -265,9 +265,9 @@ public final class HttpGate {
    * woven {@code doFilter(ServletRequest, ServletResponse, FilterChain)}. The first call for a
    * request applies every matching entry but those keyed by {@code user}, which wait for the
    * servlet ({@link #pass}); every later call (the next filter, a forward, an async dispatch)
-   * passes at once. A request an entry makes wait holds its thread here, within {@code
-   * http.maxBlockedThreads}: a filter's own prologue cannot see the request end (the container's
-   * call of a filter, {@link #filter}, lets it wait at its servlet instead).
+   * passes at once. A request an entry makes wait waits for its slot at its servlet; the first
+   * container call of a filter inside this one ({@link #filter}) sees the request end, and counts
+   * the slot reached if no servlet took it over (a filter answered).
    *
    * @param request the {@code ServletRequest} the filter was called with
    * @param response its {@code ServletResponse}
@@ -276,7 +276,7 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean enter(Object request, Object response) {
-    return decide(request, response, HELD_ENTRANCE, null) != null;
+    return decide(request, response, PROLOGUE, null) != null;
   }
 
   /**
@@ -284,7 +284,8 @@ public final class HttpGate {
    * request that passed no filter is decided here whole; one that entered through a filter is
    * checked here against the {@code user} entries its path matched, with its principal as the
    * filters set it. A request that must wait holds its thread here, within {@code
-   * http.maxBlockedThreads} (the container's call of a servlet, {@link #service}, suspends it).
+   * http.maxBlockedThreads}: only the container's call of a servlet ({@link #service}) can call it
+   * again, so only there is it suspended.
    *
    * @param request the {@code ServletRequest} the servlet was called with
    * @param response its {@code ServletResponse}
@@ -296,10 +297,10 @@ public final class HttpGate {
     return decide(request, response, SERVLET, null) != null;
   }
 
-  /** Where a decision is made: an entrance that cannot see the request end (a prologue). */
-  private static final int HELD_ENTRANCE = 0;
+  /** Where a decision is made: a filter's own prologue, which cannot see the request end. */
+  private static final int PROLOGUE = 0;
 
-  /** The container's call of a filter: the request's slots are waited for at its servlet. */
+  /** The container's call of a filter: it sees the request end, and settles its slots. */
   private static final int ENTRANCE = 1;
 
   /** A servlet. */
@@ -345,10 +346,17 @@ public final class HttpGate {
               + e,
           e);
     }
+    if (mark instanceof HttpPassage) {
+      HttpPassage passage = (HttpPassage) mark;
+      if (where == SERVLET) {
+        return atServlet(s, passage, request, response, servlet);
+      }
+      // a filter's own prologue (or a container's holder of a filter) decided it: the first
+      // container call of a filter inside it sees the request end, and settles what it holds
+      return where == ENTRANCE && passage.claimSettling() ? passage : PROCEED;
+    }
     if (mark != null) {
-      return where != SERVLET || !(mark instanceof HttpPassage)
-          ? PROCEED
-          : atServlet(s, (HttpPassage) mark, request, response, servlet);
+      return PROCEED;
     }
     request = httpRequest(request);
     if (request == null) {
@@ -405,17 +413,17 @@ public final class HttpGate {
     if (where == SERVLET) {
       return passage.await(s, api, request, response, servlet) ? PROCEED : null;
     }
-    if (where == HELD_ENTRANCE && !passage.await(s, api, request, response, null)) {
-      return null;
-    }
     if (users != null || passage.waits()) {
+      if (where == ENTRANCE) {
+        passage.claimSettling();
+      }
       try {
         call(api.setAttribute, request, COUNTED, passage); // for the servlet, with the charges
       } catch (RuntimeException | Error e) {
         passage.giveBack();
         throw e;
       }
-      return passage;
+      return where == ENTRANCE ? passage : PROCEED;
     }
     return PROCEED;
   }

@@ -57,6 +57,9 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
   /** True once the servlet's side took the slots over: the entrance no longer settles them. */
   private boolean handedOver;
 
+  /** True once a container's call of a filter will settle the slots when it returns. */
+  private boolean settling;
+
   private final AtomicInteger state = new AtomicInteger(HELD);
 
   // set before the request is suspended, read after state says SUSPENDED
@@ -115,6 +118,20 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
       retryAfter = Math.max(retryAfter, slots[j].abandon());
     }
     return retryAfter;
+  }
+
+  /**
+   * Claims the settling of the request's slots for the container's call of a filter that sees it
+   * first: the outermost, which returns when the request has been served.
+   *
+   * @return true for the first caller, while the servlet's side has not taken the slots over
+   */
+  boolean claimSettling() {
+    if (settling || handedOver) {
+      return false;
+    }
+    settling = true;
+    return true;
   }
 
   /**

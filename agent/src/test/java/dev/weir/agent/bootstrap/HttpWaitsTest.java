@@ -326,21 +326,39 @@ class HttpWaitsTest {
   }
 
   @Test
-  void aFiltersOwnPrologueCannotSeeTheRequestEndSoItWaitsOnItsThread() throws Exception {
+  void aFilterHoldersPrologueLeavesTheWaitToTheServletAndTheFilterCallInsideItSettles()
+      throws Exception {
+    // Jetty's FilterHolder and Undertow's ManagedFilter have a doFilter of their own: its prologue
+    // is the entrance, and the container's call of the filter inside it sees the request end
     BucketLimiter limiter = shaping(10, 5);
+    Servlet servlet = mock(Servlet.class);
+    Filter filter = passingTo(servlet);
+    FilterChain chain = mock(FilterChain.class);
     HttpServletResponse res = response(new ByteArrayOutputStream());
-    assertTrue(HttpGate.enter(request(true, mock(AsyncContext.class)), res));
-    HttpServletRequest second = request(true, mock(AsyncContext.class));
-    assertTrue(HttpGate.enter(second, res)); // held its thread until its slot
-    assertEquals(100 * MS, clock.parkedNanos());
-    verify(second, never()).startAsync();
-    assertEquals(0, limiter.waiting());
+    HttpServletRequest first = request(true, mock(AsyncContext.class));
+    assertTrue(HttpGate.enter(first, res));
+    HttpGate.filter(filter, first, res, chain);
+    AsyncContext context = mock(AsyncContext.class);
+    HttpServletRequest second = request(true, context);
+    assertTrue(HttpGate.enter(second, res), "its filters run first");
+    HttpGate.filter(filter, second, res, chain);
+    verify(servlet, never()).service(second, res);
+    assertEquals(0, clock.parkedNanos(), "suspended at its servlet: no thread held");
+    clock.advance(100 * MS);
+    due.remove(0).run();
+    startedOn(context).run();
+    verify(servlet).service(second, res);
     assertEquals(1, limiter.waited());
-    HttpWaits.setMaxBlockedThreads(0);
-    HttpServletResponse limited = response(new ByteArrayOutputStream());
-    assertFalse(HttpGate.enter(request(true, mock(AsyncContext.class)), limited));
-    verify(limited).setStatus(429);
-    assertEquals(1, limiter.rejected());
+
+    // a filter that answers: the filter call inside the holder counts the slot reached
+    Filter answers = mock(Filter.class);
+    HttpServletRequest third = request(true, mock(AsyncContext.class));
+    assertTrue(HttpGate.enter(third, res));
+    assertEquals(1, limiter.waiting());
+    HttpGate.filter(answers, third, res, chain);
+    assertEquals(0, limiter.waiting());
+    assertEquals(3, limiter.granted());
+    verify(third, never()).startAsync();
   }
 
   @Test
