@@ -154,10 +154,42 @@ public final class BucketLimiter extends Limiter {
 
   @Override
   public long acquire() {
-    return cluster == null ? acquireLocal() : acquireShared(null);
+    return cluster == null ? acquireLocal(null) : acquireShared(null, null);
   }
 
-  private long acquireLocal() {
+  /**
+   * As {@link #acquire(String)}, but a call that would wait takes its slot and returns at once,
+   * holding it: the charge, the counts and the give-back are those of a waiting call. Never blocks.
+   *
+   * @param key the key; null for the keyless bucket
+   * @return the answer
+   */
+  @Override
+  public Reservation reserve(String key) {
+    if (key != null && KeyDigest.isLong(key)) {
+      key = held(key); // as acquire(String) holds it: the same bucket
+    }
+    Reservation[] held = new Reservation[1];
+    long result;
+    if (cluster != null) {
+      result = acquireShared(key, held);
+    } else {
+      result = key == null ? acquireLocal(held) : acquireLocal(key, held);
+    }
+    if (result == RESERVED) {
+      return held[0];
+    }
+    return result == ADMITTED ? Reservation.ADMITTED : Reservation.limited(result);
+  }
+
+  /** Result of a call that holds its slot in {@code held[0]} instead of waiting. */
+  private static final long RESERVED = Long.MIN_VALUE + 7;
+
+  /**
+   * @param held null to wait for a slot on this thread; else where a held slot is put ({@link
+   *     #RESERVED})
+   */
+  private long acquireLocal(Reservation[] held) {
     GcraBucket b = bucket;
     long now = clock.nanoTime();
     long result = b.acquire(b, now, permits, false);
@@ -166,7 +198,7 @@ public final class BucketLimiter extends Limiter {
       return ADMITTED;
     }
     for (; ; ) {
-      result = decide(b, null, now, result);
+      result = decide(b, null, now, result, held);
       if (result != GcraBucket.STATE_RETIRED) {
         return result;
       }
@@ -182,8 +214,9 @@ public final class BucketLimiter extends Limiter {
    * While the backend fails, the call follows {@code onBackendFailure}.
    *
    * @param key the key value; null for the limiter's one bucket
+   * @param held as for {@link #acquireLocal(Reservation[])}
    */
-  private long acquireShared(String key) {
+  private long acquireShared(String key, Reservation[] held) {
     if (key != null && !sharedKeys) {
       sharedKeys = true;
     }
@@ -195,7 +228,7 @@ public final class BucketLimiter extends Limiter {
     if (answer == Backend.UNAVAILABLE) {
       switch (cluster.onFailure()) {
         case LOCAL:
-          return key == null ? acquireLocal() : acquireLocal(key);
+          return key == null ? acquireLocal(held) : acquireLocal(key, held);
         case ALLOW:
           granted.increment();
           return ADMITTED;
@@ -208,7 +241,8 @@ public final class BucketLimiter extends Limiter {
         null,
         null,
         clock.nanoTime(),
-        answer <= -GcraBucket.NEVER_TICKS ? GcraBucket.NEVER : answer);
+        answer <= -GcraBucket.NEVER_TICKS ? GcraBucket.NEVER : answer,
+        held);
   }
 
   /** The bucket that replaced {@code retired}: published a moment after it was retired. */
@@ -236,7 +270,7 @@ public final class BucketLimiter extends Limiter {
     } else if (KeyDigest.isLong(key)) {
       key = held(key);
     }
-    return cluster == null ? acquireLocal(key) : acquireShared(key);
+    return cluster == null ? acquireLocal(key, null) : acquireShared(key, null);
   }
 
   /** The digest a long key is held as; the key itself is looked at for an identity string first. */
@@ -247,7 +281,10 @@ public final class BucketLimiter extends Limiter {
     return KeyDigest.digestOf(key);
   }
 
-  private long acquireLocal(String key) {
+  /**
+   * @param held as for {@link #acquireLocal(Reservation[])}
+   */
+  private long acquireLocal(String key, Reservation[] held) {
     KeyedBuckets states = keyedBuckets();
     long now = clock.nanoTime();
     BucketState state = states.state(key, now);
@@ -265,7 +302,7 @@ public final class BucketLimiter extends Limiter {
         granted.increment();
         return ADMITTED;
       }
-      result = decide(state, key, now, result);
+      result = decide(state, key, now, result, held);
       if (result != GcraBucket.STATE_RETIRED) {
         return result;
       }
@@ -417,8 +454,9 @@ public final class BucketLimiter extends Limiter {
    * GcraBucket#STATE_RETIRED} if the state was retired meanwhile (nothing taken; look again).
    *
    * @param key the key of a per-key state; null for the keyless bucket
+   * @param held as for {@link #acquireLocal(Reservation[])}
    */
-  private long decide(BucketState state, String key, long now, long result) {
+  private long decide(BucketState state, String key, long now, long result, Reservation[] held) {
     GcraBucket b = state.bucket;
     if (result == GcraBucket.STALE_CLOCK) {
       now = clock.nanoTime();
@@ -436,7 +474,7 @@ public final class BucketLimiter extends Limiter {
     if (result == GcraBucket.STATE_RETIRED) {
       return result;
     }
-    return outcome(b, state, key, now, result);
+    return outcome(b, state, key, now, result, held);
   }
 
   /**
@@ -444,8 +482,10 @@ public final class BucketLimiter extends Limiter {
    * dry run, admitted and counted as what it would have been).
    *
    * @param state the local state the answer came from; null for a cluster bucket's
+   * @param held as for {@link #acquireLocal(Reservation[])}
    */
-  private long outcome(GcraBucket b, BucketState state, String key, long now, long result) {
+  private long outcome(
+      GcraBucket b, BucketState state, String key, long now, long result, Reservation[] held) {
     if (dryRun) {
       granted.increment();
       if (result < 0) {
@@ -462,7 +502,46 @@ public final class BucketLimiter extends Limiter {
     if (result < 0) {
       return limited(b.retryAfterNanos(result));
     }
+    if (held != null) {
+      waiting.incrementAndGet();
+      held[0] = new Reservation(this, b, state, key, now, result, b.toNanosCeil(result), 0);
+      return RESERVED;
+    }
     return await(b, state, key, now, result);
+  }
+
+  /**
+   * Counts a held slot reached ({@link Reservation#admit}): granted and waited, the time since it
+   * was taken (forward clock time only) recorded as its wait.
+   */
+  void admitReserved(Reservation r) {
+    long spent = Math.max(0, clock.nanoTime() - r.reservedAtNanos);
+    waiting.decrementAndGet();
+    granted.increment();
+    waited.increment();
+    waitNanos.add(spent);
+    waitStats().record(spent);
+  }
+
+  /**
+   * Gives a held slot back before it came ({@link Reservation#abandon}), by the rule for
+   * interrupted waiters, and counts the call rejected.
+   *
+   * @return the retry-after for the call's answer, nanoseconds {@code >= 1}
+   */
+  long abandonReserved(Reservation r) {
+    rejected.increment();
+    try {
+      long now = clock.nanoTime();
+      if (r.state == null) {
+        // a cluster bucket's slot stays taken (less is admitted, never more)
+        return Math.max(1, r.waitNanos() - Math.max(0, now - r.reservedAtNanos));
+      }
+      giveBack(r.state, r.key, r.bucket.slotEnd(r.reservedAtNanos, r.waitTicks));
+      return Math.max(1, r.bucket.probeRetryAfterNanos(r.state, clock.nanoTime(), permits));
+    } finally {
+      waiting.decrementAndGet();
+    }
   }
 
   /** Counts a call refused because the JVM is shutting down ({@link Draining}). */

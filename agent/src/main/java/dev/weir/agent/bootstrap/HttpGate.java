@@ -39,8 +39,8 @@ import java.util.Set;
  * so a request a filter answers (a login form a security filter checks) is limited too, and a
  * limited request never reaches a filter. The {@code user} entries are applied where the request
  * reaches a servlet, after the filters, on the principal of the request as they wrapped it; a
- * request they limit gets the entrance's permits back ({@link Entered}), so it is charged by none.
- * A request that meets no filter is decided whole at its servlet.
+ * request they limit gets the entrance's permits back ({@link HttpPassage}), so it is charged by
+ * none. A request that meets no filter is decided whole at its servlet.
  *
  * <p><b>Once per request.</b> A request is matched on the path it arrived with, inside the
  * application, as the container decoded and normalised it ({@code getServletPath() +
@@ -54,6 +54,14 @@ import java.util.Set;
  * <p><b>All entries apply.</b> Every matching entry is consulted, those that answer at once before
  * those that may wait; the first that limits the request answers it, and the permits the earlier
  * ones took are given back ({@link Limiter#refund}), so a limited request is charged by none.
+ *
+ * <p><b>Waiting.</b> An entry that may make a request wait ({@code WAIT}, SHAPING) gives it a
+ * departure slot where it is charged, at the entrance; it waits for the slot where it reaches its
+ * servlet, after its filters: suspended with the servlet API's async where the container's call of
+ * the servlet can be made again ({@link #service}), and served at its slot on the container's pool;
+ * otherwise on its thread, within {@code http.maxBlockedThreads}, or limited at once beyond them
+ * ({@link HttpPassage}, {@link HttpWaits}). A request a filter answers was served: it does not
+ * wait.
  *
  * <p><b>The answer</b> is written directly, never through {@code sendError} (which would run the
  * application's error pages): the {@code http.status} (429 by default), {@code Retry-After} in
@@ -107,7 +115,7 @@ public final class HttpGate {
 
   private HttpGate() {}
 
-  private static final class Settings {
+  static final class Settings {
     final HttpRule[] rules;
     final AddressBlock[] proxies;
     final int status;
@@ -190,6 +198,7 @@ public final class HttpGate {
         ordered.add(rule); // a request waits only once every entry that answers at once admits it
       }
     }
+    HttpWaits.waitingEntries(!ordered.isEmpty() && ordered.get(ordered.size() - 1).waits);
     settings =
         new Settings(
             ordered.toArray(new HttpRule[0]),
@@ -200,10 +209,23 @@ public final class HttpGate {
   }
 
   /**
+   * Sets {@code http.maxBlockedThreads}: how many requests that cannot be suspended may hold their
+   * thread while they wait, at once in the JVM; one beyond them that would have to wait is limited
+   * at once. Applies to requests that start waiting from now on.
+   *
+   * @param max threads, {@code >= 0}; 0: no request ever holds its thread to wait
+   * @throws IllegalArgumentException if {@code max < 0}
+   */
+  public static void setMaxBlockedThreads(int max) {
+    HttpWaits.setMaxBlockedThreads(max);
+  }
+
+  /**
    * The top-level {@code http} settings installed, in words, for the line a reload logs.
    *
    * @return for example {@code status 429, trustedProxies [10.0.0.0/8], answerLimitedMethods true}
-   *     ({@code , ipv6PrefixLength 48} follows when it is not the default)
+   *     ({@code , ipv6PrefixLength 48} and {@code , maxBlockedThreads 2} follow when they are not
+   *     the defaults)
    */
   public static String settingsInWords() {
     Settings s = settings;
@@ -213,7 +235,10 @@ public final class HttpGate {
         + java.util.Arrays.toString(s.proxies)
         + ", answerLimitedMethods "
         + s.answerMethods
-        + (s.ipv6Prefix == DEFAULT_IPV6_PREFIX_LENGTH ? "" : ", ipv6PrefixLength " + s.ipv6Prefix);
+        + (s.ipv6Prefix == DEFAULT_IPV6_PREFIX_LENGTH ? "" : ", ipv6PrefixLength " + s.ipv6Prefix)
+        + (HttpWaits.maxBlockedThreads() == HttpWaits.DEFAULT_MAX_BLOCKED_THREADS
+            ? ""
+            : ", maxBlockedThreads " + HttpWaits.maxBlockedThreads());
   }
 
   /**
@@ -240,7 +265,9 @@ public final class HttpGate {
    * woven {@code doFilter(ServletRequest, ServletResponse, FilterChain)}. The first call for a
    * request applies every matching entry but those keyed by {@code user}, which wait for the
    * servlet ({@link #pass}); every later call (the next filter, a forward, an async dispatch)
-   * passes at once.
+   * passes at once. A request an entry makes wait waits for its slot at its servlet; the first
+   * container call of a filter inside this one ({@link #filter}) sees the request end, and counts
+   * the slot reached if no servlet took it over (a filter answered).
    *
    * @param request the {@code ServletRequest} the filter was called with
    * @param response its {@code ServletResponse}
@@ -249,14 +276,16 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean enter(Object request, Object response) {
-    return decide(request, response, false);
+    return decide(request, response, PROLOGUE, null) != null;
   }
 
   /**
    * Decides a request as it reaches a servlet: called first by every woven {@code service}. A
    * request that passed no filter is decided here whole; one that entered through a filter is
    * checked here against the {@code user} entries its path matched, with its principal as the
-   * filters set it.
+   * filters set it. A request that must wait holds its thread here, within {@code
+   * http.maxBlockedThreads}: only the container's call of a servlet ({@link #service}) can call it
+   * again, so only there is it suspended.
    *
    * @param request the {@code ServletRequest} the servlet was called with
    * @param response its {@code ServletResponse}
@@ -265,26 +294,46 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean pass(Object request, Object response) {
-    return decide(request, response, true);
+    return decide(request, response, SERVLET, null) != null;
   }
 
-  /** {@link #enter} or {@link #pass}: true to run the filter or servlet. */
-  private static boolean decide(Object request, Object response, boolean atServlet) {
+  /** Where a decision is made: a filter's own prologue, which cannot see the request end. */
+  private static final int PROLOGUE = 0;
+
+  /** The container's call of a filter: it sees the request end, and settles its slots. */
+  private static final int ENTRANCE = 1;
+
+  /** A servlet. */
+  private static final int SERVLET = 2;
+
+  /** What {@link #decide} returns for a request to run on with nothing to settle. */
+  private static final Object PROCEED = Boolean.TRUE;
+
+  /**
+   * {@link #enter} or {@link #pass}: null if the request was answered (or suspended); else {@link
+   * #PROCEED}, or at an {@link #ENTRANCE} the request's {@link HttpPassage} to settle once the
+   * filter returns.
+   *
+   * @param servlet at a {@link #SERVLET}, the servlet to call again if the request is suspended;
+   *     null if the caller cannot
+   */
+  private static Object decide(Object request, Object response, int where, Object servlet) {
     Settings s = settings;
     if (s.rules.length == 0 || request == null || response == null) {
-      return true;
+      return PROCEED;
     }
     // the gate is Weir's own work: what it runs of the JDK (the servlet API's handles, parsing an
     // address, splitting a path) charges no config limit, and none need refuse it
     int[] section = CallDepth.enterWeir();
     try {
-      return decideOwn(s, request, response, atServlet);
+      return decideOwn(s, request, response, where, servlet);
     } finally {
       section[0]--;
     }
   }
 
-  private static boolean decideOwn(Settings s, Object request, Object response, boolean atServlet) {
+  private static Object decideOwn(
+      Settings s, Object request, Object response, int where, Object servlet) {
     MethodHandle getAttribute = ServletApi.getAttributeOf(request);
     Object mark = null; // no servlet request, or one whose API cannot be called: seen below
     try {
@@ -297,13 +346,21 @@ public final class HttpGate {
               + e,
           e);
     }
+    if (mark instanceof HttpPassage) {
+      HttpPassage passage = (HttpPassage) mark;
+      if (where == SERVLET) {
+        return atServlet(s, passage, request, response, servlet);
+      }
+      // a filter's own prologue (or a container's holder of a filter) decided it: the first
+      // container call of a filter inside it sees the request end, and settles what it holds
+      return where == ENTRANCE && passage.claimSettling() ? passage : PROCEED;
+    }
     if (mark != null) {
-      return !(atServlet && mark instanceof Entered)
-          || checkUsers(s, (Entered) mark, request, response);
+      return PROCEED;
     }
     request = httpRequest(request);
     if (request == null) {
-      return true; // not an HTTP request: it has no path to match
+      return PROCEED; // not an HTTP request: it has no path to match
     }
     ServletApi api = usable(ServletApi.of(request));
     String path;
@@ -311,7 +368,7 @@ public final class HttpGate {
     try {
       String type = String.valueOf(call(api.dispatcherType, request));
       if (type.equals("ERROR")) {
-        return true;
+        return PROCEED;
       }
       path = path(api, request, type);
       Object verb = call(api.method, request);
@@ -333,7 +390,7 @@ public final class HttpGate {
     for (int i = 0; i < rules.length; i++) {
       HttpRule rule = rules[i];
       if (rule.matches(method, segments, otherForms)) {
-        if (!atServlet && rule.atServlet()) {
+        if (where != SERVLET && rule.atServlet()) {
           if (users == null) {
             users = new HttpRule[rules.length - i];
           }
@@ -346,43 +403,60 @@ public final class HttpGate {
         }
       }
     }
-    Entered entered = users == null ? null : new Entered(Arrays.copyOf(users, u));
-    if (n > 0 && !charge(s, api, request, response, matched, n, entered, null)) {
-      return false;
+    if (n == 0 && users == null) {
+      return PROCEED;
     }
-    if (entered != null) {
+    HttpPassage passage = new HttpPassage(users == null ? null : Arrays.copyOf(users, u));
+    if (n > 0 && !charge(s, api, request, response, matched, n, passage)) {
+      return null;
+    }
+    if (where == SERVLET) {
+      return passage.await(s, api, request, response, servlet) ? PROCEED : null;
+    }
+    if (users != null || passage.waits()) {
+      if (where == ENTRANCE) {
+        passage.claimSettling();
+      }
       try {
-        call(api.setAttribute, request, COUNTED, entered); // for the servlet, with the charges
+        call(api.setAttribute, request, COUNTED, passage); // for the servlet, with the charges
       } catch (RuntimeException | Error e) {
-        entered.refund();
+        passage.giveBack();
         throw e;
       }
+      return where == ENTRANCE ? passage : PROCEED;
     }
-    return true;
+    return PROCEED;
   }
 
   /**
-   * The {@code user} entries of a request that entered through a filter, where it reaches a
-   * servlet: keyed by the principal of the request as the filters wrapped it. Refused, the
-   * entrance's charges go back too.
+   * Where a request that entered through a filter reaches a servlet: its {@code user} entries,
+   * keyed by the principal of the request as the filters wrapped it (refused, the entrance's
+   * charges go back too), then the wait for the slots it holds.
    */
-  private static boolean checkUsers(Settings s, Entered entered, Object request, Object response) {
+  private static Object atServlet(
+      Settings s, HttpPassage passage, Object request, Object response, Object servlet) {
     Object http = httpRequest(request);
     if (http == null) {
-      return true;
+      passage.settle();
+      return PROCEED;
     }
-    ServletApi api = usable(ServletApi.of(http));
+    ServletApi api;
     try {
+      api = usable(ServletApi.of(http));
       if (String.valueOf(call(api.dispatcherType, http)).equals("ERROR")) {
-        return true;
+        return PROCEED; // an error page of a request that failed: the entrance settles it
       }
       call(api.setAttribute, http, COUNTED, Boolean.TRUE); // once: a forward or include passes
     } catch (RuntimeException e) {
-      entered.refund();
+      passage.giveBack();
       throw new IllegalStateException(
           "Weir cannot read this request, so its http limits cannot be applied: " + e, e);
     }
-    return charge(s, api, http, response, entered.users, entered.users.length, null, entered);
+    if (passage.users.length > 0
+        && !charge(s, api, http, response, passage.users, passage.users.length, passage)) {
+      return null;
+    }
+    return passage.await(s, api, http, response, servlet) ? PROCEED : null;
   }
 
   /** The HTTP request behind a request: itself, or what plain wrappers wrap; null if none. */
@@ -421,12 +495,13 @@ public final class HttpGate {
 
   /**
    * Charges a request to the first {@code n} entries of {@code apply}, each under its key (an entry
-   * whose key the request lacks is skipped), and answers it if one limits it: then it is charged by
-   * none, the charges of an earlier check ({@code earlier}) given back too.
+   * whose key the request lacks is skipped): an entry that answers at once takes its permits, one
+   * that may wait gives the request a slot to wait for ({@link Limiter#reserve}), both kept in
+   * {@code passage}. If one limits the request, it is answered, and everything {@code passage}
+   * holds is given back, so it is charged by none.
    *
-   * @param keep where the charges go, for a later check that may give them back; or null
-   * @param earlier the charges of an earlier check of the request, or null
-   * @return true if every entry admitted the request; false if it was limited and answered
+   * @return true if every entry admitted the request (or gave it a slot); false if it was limited
+   *     and answered
    */
   private static boolean charge(
       Settings s,
@@ -435,12 +510,8 @@ public final class HttpGate {
       Object response,
       HttpRule[] apply,
       int n,
-      Entered keep,
-      Entered earlier) {
+      HttpPassage passage) {
     HttpRule current = apply[0];
-    Limiter[] taken = new Limiter[n];
-    String[] keys = new String[n];
-    int t = 0;
     try {
       for (int m = 0; m < n; m++) {
         current = apply[m];
@@ -449,15 +520,19 @@ public final class HttpGate {
           continue; // a request without the key is not counted, as nginx does
         }
         Limiter limiter = LimiterRegistry.limiter(current.limiterId);
-        long result = key == null ? limiter.acquire() : limiter.acquire(key);
+        long result;
+        if (current.waits) {
+          Reservation slot = limiter.reserve(key);
+          if (slot.waits()) {
+            passage.holds(slot, current.name);
+            continue;
+          }
+          result = slot.isLimited() ? slot.retryAfterNanos() : Limiter.ADMITTED;
+        } else {
+          result = key == null ? limiter.acquire() : limiter.acquire(key);
+        }
         if (result != Limiter.ADMITTED) {
-          for (int j = 0; j < t; j++) {
-            taken[j].refund(keys[j]);
-          }
-          t = 0; // given back: never twice
-          if (earlier != null) {
-            earlier.refund();
-          }
+          passage.giveBack();
           if (limiter instanceof Draining) {
             answer(api, response, 503, -1, current.name);
             return false;
@@ -474,61 +549,16 @@ public final class HttpGate {
           answer(api, response, s.status, retryAfter, current.name);
           return false;
         }
-        taken[t] = limiter;
-        keys[t++] = key;
-      }
-      if (keep != null) {
-        keep.took(taken, keys, t);
+        passage.took(limiter, key);
       }
       return true;
     } catch (RuntimeException | Error e) {
-      for (int j = 0; j < t; j++) {
-        taken[j].refund(keys[j]); // refused: charged by none
-      }
-      if (earlier != null) {
-        earlier.refund();
-      }
+      passage.giveBack(); // refused: charged by none
       if (e instanceof Error) {
         throw (Error) e;
       }
       throw new IllegalStateException(
           "Weir cannot apply the http limit '" + current.name + "' to this request: " + e, e);
-    }
-  }
-
-  /**
-   * What a request's entrance leaves for its servlet, in the request's {@value #COUNTED} attribute:
-   * the {@code user} entries its path matched, and the permits the entrance took, given back if one
-   * of those limits it. Confined to the request's thread of the moment.
-   */
-  static final class Entered {
-    final HttpRule[] users;
-    private Limiter[] taken;
-    private String[] keys;
-    private int count;
-
-    Entered(HttpRule[] users) {
-      this.users = users;
-    }
-
-    void took(Limiter[] taken, String[] keys, int count) {
-      this.taken = taken;
-      this.keys = keys;
-      this.count = count;
-    }
-
-    /** Gives the entrance's permits back, once. */
-    void refund() {
-      int n = count;
-      count = 0;
-      for (int j = 0; j < n; j++) {
-        taken[j].refund(keys[j]);
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "counted by Weir's http limits; " + users.length + " user entries to check";
     }
   }
 
@@ -550,20 +580,34 @@ public final class HttpGate {
     if (filter == null) {
       throw new NullPointerException("the filter is null");
     }
-    if (!decide(request, response, false)) {
+    Object decided = decide(request, response, ENTRANCE, null);
+    if (decided == null) {
       return;
     }
-    MethodHandle doFilter;
-    int[] section = CallDepth.enterWeir(); // finding the handle is Weir's work; the call is not
     try {
-      doFilter = ServletApi.doFilterOf(filter);
+      MethodHandle doFilter;
+      int[] section = CallDepth.enterWeir(); // finding the handle is Weir's work; the call is not
+      try {
+        doFilter = ServletApi.doFilterOf(filter);
+      } finally {
+        section[0]--;
+      }
+      try {
+        Object none = doFilter.invokeExact(filter, request, response, chain);
+      } catch (Throwable t) {
+        answerOrThrow(t, request, response, false);
+      }
     } finally {
-      section[0]--;
-    }
-    try {
-      Object none = doFilter.invokeExact(filter, request, response, chain);
-    } catch (Throwable t) {
-      answerOrThrow(t, request, response);
+      if (decided != PROCEED) {
+        // the request's entrance returns: slots its servlet never took over were served
+        // without waiting (a filter answered the request)
+        int[] section = CallDepth.enterWeir();
+        try {
+          ((HttpPassage) decided).settle();
+        } finally {
+          section[0]--;
+        }
+      }
     }
   }
 
@@ -583,9 +627,21 @@ public final class HttpGate {
     if (servlet == null) {
       throw new NullPointerException("the servlet is null");
     }
-    if (!pass(request, response)) {
-      return;
+    if (decide(request, response, SERVLET, servlet) == null) {
+      return; // answered, or suspended until its slot
     }
+    serve(servlet, request, response, false);
+    HttpWaits.served(servlet, request);
+  }
+
+  /**
+   * Calls the servlet; a {@code RateLimitedException} it throws is answered ({@link
+   * #answeredLimitedMethod}), anything else thrown on unchanged.
+   *
+   * @param resumed true for a request Weir suspended and resumed: its asynchronous cycle is Weir's,
+   *     and Weir completes it
+   */
+  static void serve(Object servlet, Object request, Object response, boolean resumed) {
     MethodHandle service;
     int[] section = CallDepth.enterWeir(); // finding the handle is Weir's work; the call is not
     try {
@@ -596,7 +652,7 @@ public final class HttpGate {
     try {
       Object none = service.invokeExact(servlet, request, response);
     } catch (Throwable t) {
-      answerOrThrow(t, request, response);
+      answerOrThrow(t, request, response, resumed);
     }
   }
 
@@ -605,11 +661,12 @@ public final class HttpGate {
    * #answeredLimitedMethod}), else thrown on unchanged (a {@code ServletException}, an {@code
    * IOException}: as they were).
    */
-  private static void answerOrThrow(Throwable thrown, Object request, Object response) {
+  private static void answerOrThrow(
+      Throwable thrown, Object request, Object response, boolean resumed) {
     boolean answered;
     int[] section = CallDepth.enterWeir();
     try {
-      answered = answeredLimitedMethod(thrown, request, response);
+      answered = answeredLimitedMethod(thrown, request, response, resumed);
     } finally {
       section[0]--;
     }
@@ -632,7 +689,8 @@ public final class HttpGate {
    *
    * @return true if the request was answered; false to throw {@code thrown} on
    */
-  private static boolean answeredLimitedMethod(Throwable thrown, Object request, Object response) {
+  private static boolean answeredLimitedMethod(
+      Throwable thrown, Object request, Object response, boolean resumed) {
     Settings s = settings;
     if (!s.answerMethods || request == null || response == null) {
       return false;
@@ -654,7 +712,7 @@ public final class HttpGate {
       String type = String.valueOf(call(api.dispatcherType, http));
       if (type.equals("INCLUDE")
           || type.equals("ERROR")
-          || Boolean.TRUE.equals(call(api.isAsyncStarted, http))) {
+          || !resumed && Boolean.TRUE.equals(call(api.isAsyncStarted, http))) {
         return false;
       }
       Object httpResponse = httpResponse(api, response);
@@ -697,7 +755,7 @@ public final class HttpGate {
   }
 
   @SuppressWarnings("unchecked")
-  private static <T extends Throwable> T sneaky(Throwable t) throws T {
+  static <T extends Throwable> T sneaky(Throwable t) throws T {
     throw (T) t;
   }
 
@@ -710,7 +768,7 @@ public final class HttpGate {
   }
 
   /** The HTTP response behind a response: itself, or what plain wrappers wrap. */
-  private static Object httpResponse(ServletApi api, Object response) {
+  static Object httpResponse(ServletApi api, Object response) {
     Object r = response;
     for (int depth = 0; r != null && !api.responseType.isInstance(r); depth++) {
       r = depth < MAX_WRAPPERS ? unwrap(r) : null;
@@ -909,7 +967,7 @@ public final class HttpGate {
    * @param retryAfterNanos nanoseconds until it would be admitted; {@code Long.MAX_VALUE} for
    *     never, {@code -1} for no {@code Retry-After} (503 while draining)
    */
-  private static void answer(
+  static void answer(
       ServletApi api, Object plainResponse, int status, long retryAfterNanos, String name) {
     Object response = httpResponse(api, plainResponse);
     if (Boolean.TRUE.equals(call(api.isCommitted, response))) {
@@ -958,7 +1016,7 @@ public final class HttpGate {
     }
   }
 
-  private static Object call(MethodHandle h, Object a) {
+  static Object call(MethodHandle h, Object a) {
     try {
       return h.invokeExact(a);
     } catch (Throwable t) {
@@ -966,7 +1024,7 @@ public final class HttpGate {
     }
   }
 
-  private static Object call(MethodHandle h, Object a, Object b) {
+  static Object call(MethodHandle h, Object a, Object b) {
     try {
       return h.invokeExact(a, b);
     } catch (Throwable t) {
@@ -974,7 +1032,7 @@ public final class HttpGate {
     }
   }
 
-  private static Object call(MethodHandle h, Object a, Object b, Object c) {
+  static Object call(MethodHandle h, Object a, Object b, Object c) {
     try {
       return h.invokeExact(a, b, c);
     } catch (Throwable t) {

@@ -41,6 +41,24 @@ public abstract class Limiter {
   public abstract long acquire(String key);
 
   /**
+   * Takes the permits of one call as {@link #acquire(String)} does, without waiting for a slot: a
+   * call that would wait holds its slot in the answer, charged exactly as a waiting call is, and
+   * ends it with {@link Reservation#admit} at the slot or {@link Reservation#abandon} before it.
+   * This implementation waits on the calling thread ({@link #acquire(String)}), for limiters that
+   * hold no bucket. Never blocks in {@link BucketLimiter}.
+   *
+   * @param key the key; null for the keyless bucket
+   * @return the answer: admitted, limited (with its retry-after), or a held slot
+   * @throws IllegalStateException if the limiter is invalid (fails closed)
+   */
+  public Reservation reserve(String key) {
+    long result = key == null ? acquire() : acquire(key);
+    return result == ADMITTED
+        ? Reservation.ADMITTED
+        : Reservation.limited(result > 0 ? result : ~result);
+  }
+
+  /**
    * Gives back the permits a call admitted at once has just taken, because another limit that
    * applies to the same request refused it ({@code http} entries: a request limited by one entry is
    * charged by none). Does nothing for a limiter that holds no bucket.

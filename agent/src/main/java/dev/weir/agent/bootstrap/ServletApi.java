@@ -3,7 +3,9 @@ package dev.weir.agent.bootstrap;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 
 /**
  * The servlet API as one container loaded it, called through method handles on its own interfaces
@@ -208,9 +210,19 @@ final class ServletApi {
   final MethodHandle setContentLength;
   final MethodHandle outputStream;
   final MethodHandle writer;
+  final MethodHandle isAsyncSupported;
+  final MethodHandle startAsync;
+  final MethodHandle setTimeout;
+  final MethodHandle addListener;
+  final MethodHandle start;
+  final MethodHandle complete;
+  final MethodHandle sendError;
 
   /** The API's {@code HttpServletResponse}; null for {@link #NONE}. */
   final Class<?> responseType;
+
+  /** The API's {@code AsyncListener}; null for {@link #NONE}. */
+  private final Class<?> asyncListenerType;
 
   private ServletApi(String broken) {
     this.broken = broken;
@@ -220,7 +232,8 @@ final class ServletApi {
     userPrincipal =
         isAsyncStarted = isCommitted = resetBuffer = setStatus = setHeader = setContentType = null;
     setContentLength = outputStream = writer = null;
-    responseType = null;
+    isAsyncSupported = startAsync = setTimeout = addListener = start = complete = sendError = null;
+    responseType = asyncListenerType = null;
   }
 
   private ServletApi(Class<?> request) throws ReflectiveOperationException {
@@ -257,6 +270,59 @@ final class ServletApi {
     setContentLength = handle(plainResponse, "setContentLength", int.class);
     outputStream = handle(plainResponse, "getOutputStream");
     writer = handle(plainResponse, "getWriter");
+    Class<?> asyncContext = Class.forName(namespace + ".servlet.AsyncContext", false, loader);
+    asyncListenerType = Class.forName(namespace + ".servlet.AsyncListener", false, loader);
+    isAsyncSupported = handle(plainRequest, "isAsyncSupported");
+    startAsync = handle(plainRequest, "startAsync");
+    setTimeout = handle(asyncContext, "setTimeout", long.class);
+    addListener = handle(asyncContext, "addListener", asyncListenerType);
+    start = handle(asyncContext, "start", Runnable.class);
+    complete = handle(asyncContext, "complete");
+    sendError = handle(response, "sendError", int.class);
+  }
+
+  /**
+   * An {@code AsyncListener} of this API that tells {@code events} what the container reports of an
+   * asynchronous request (a {@link java.lang.reflect.Proxy} of the API's interface: Weir carries no
+   * class of the API). Its {@code equals} and {@code hashCode} are identity's.
+   *
+   * @param events told {@code onComplete}, {@code onTimeout} and {@code onError} by name, on the
+   *     container's thread; {@code onStartAsync} is not passed on
+   * @return the listener, for {@link #addListener}
+   */
+  Object asyncListener(final AsyncEvents events) {
+    return Proxy.newProxyInstance(
+        asyncListenerType.getClassLoader(),
+        new Class<?>[] {asyncListenerType},
+        new InvocationHandler() {
+          @Override
+          public Object invoke(Object proxy, Method method, Object[] args) {
+            String name = method.getName();
+            if (name.equals("equals")) {
+              return proxy == args[0];
+            }
+            if (name.equals("hashCode")) {
+              return System.identityHashCode(proxy);
+            }
+            if (name.equals("toString")) {
+              return "Weir's wait for a departure slot";
+            }
+            if (!name.equals("onStartAsync")) {
+              events.happened(name);
+            }
+            return null;
+          }
+        });
+  }
+
+  /** What an {@link #asyncListener} passes on. */
+  interface AsyncEvents {
+    /**
+     * The container reported an event of the asynchronous request.
+     *
+     * @param event {@code onComplete}, {@code onTimeout} or {@code onError}
+     */
+    void happened(String event);
   }
 
   /**

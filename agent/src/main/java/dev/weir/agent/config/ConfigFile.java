@@ -50,14 +50,15 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  *
  * <p>Keys: top level {@code backend} (and {@code backendTimeoutMillis}, {@code backendKeyPrefix},
  * {@code backendTls}, {@code backendAllowEviction}), {@code http} ({@code trustedProxies}, {@code
- * status}, {@code answerLimitedMethods}, {@code ipv6PrefixLength}), {@code limits}; entry {@code
- * name} (required), {@code methods} or {@code http} ({@code paths}, {@code methods}), exactly one
- * of {@code tokenBucket} / {@code leakyBucket} (keys {@code rate}, {@code per}, {@code capacity},
- * and {@code permits} or {@code mode}), {@code onLimit}, {@code maxWaitMillis}, {@code key}, {@code
- * scope}, {@code dryRun}. Any other key is an error. Defaults as the annotations. Values have the
- * types of the YAML 1.2 core schema: a number where a number belongs ({@code "5"} is a string,
- * {@code 1_000} is not a number), {@code true} or {@code false} where a flag belongs, a string
- * where a name or a pattern belongs. Not thread-safe; use one instance per file.
+ * status}, {@code answerLimitedMethods}, {@code ipv6PrefixLength}, {@code maxBlockedThreads}),
+ * {@code limits}; entry {@code name} (required), {@code methods} or {@code http} ({@code paths},
+ * {@code methods}), exactly one of {@code tokenBucket} / {@code leakyBucket} (keys {@code rate},
+ * {@code per}, {@code capacity}, and {@code permits} or {@code mode}), {@code onLimit}, {@code
+ * maxWaitMillis}, {@code key}, {@code scope}, {@code dryRun}. Any other key is an error. Defaults
+ * as the annotations. Values have the types of the YAML 1.2 core schema: a number where a number
+ * belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code true} or {@code false}
+ * where a flag belongs, a string where a name or a pattern belongs. Not thread-safe; use one
+ * instance per file.
  */
 public final class ConfigFile {
   private static final List<String> TOP =
@@ -72,7 +73,12 @@ public final class ConfigFile {
   private static final List<String> TLS_KEYS =
       Arrays.asList("caCertificate", "certificate", "privateKey");
   private static final List<String> HTTP_SETTINGS =
-      Arrays.asList("trustedProxies", "status", "answerLimitedMethods", "ipv6PrefixLength");
+      Arrays.asList(
+          "trustedProxies",
+          "status",
+          "answerLimitedMethods",
+          "ipv6PrefixLength",
+          "maxBlockedThreads");
   private static final List<String> HTTP_ENTRY = Arrays.asList("paths", "methods");
   private static final List<String> HTTP_METHODS =
       Arrays.asList("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
@@ -114,6 +120,7 @@ public final class ConfigFile {
   private int httpStatus = 429;
   private boolean answerLimitedMethods = true;
   private int ipv6PrefixLength = HttpGate.DEFAULT_IPV6_PREFIX_LENGTH;
+  private int maxBlockedThreads = 8;
 
   private ConfigFile(String label) {
     // the process environment is read only for a file that names a variable: reading it loads
@@ -279,6 +286,16 @@ public final class ConfigFile {
    */
   public int httpStatus() {
     return httpStatus;
+  }
+
+  /**
+   * The top-level {@code http.maxBlockedThreads}: how many requests that cannot be suspended may
+   * hold their thread while they wait, at once in the JVM (0: none).
+   *
+   * @return threads, {@code >= 0}; 8 unless the file says
+   */
+  public int maxBlockedThreads() {
+    return maxBlockedThreads;
   }
 
   /**
@@ -873,6 +890,14 @@ public final class ConfigFile {
           "http.ipv6PrefixLength must be from 1 to 128 (bits of an IPv6 address), was " + prefix);
     } else if (prefix != null) {
       ipv6PrefixLength = prefix.intValue();
+    }
+    Long blocked = whole(settings.get("maxBlockedThreads"), "http.maxBlockedThreads", 0);
+    if (blocked != null && blocked > Integer.MAX_VALUE) {
+      error(
+          settings.get("maxBlockedThreads"),
+          "http.maxBlockedThreads must be at most " + Integer.MAX_VALUE + ", was " + blocked);
+    } else if (blocked != null) {
+      maxBlockedThreads = blocked.intValue();
     }
   }
 

@@ -220,6 +220,7 @@ public final class Weaving {
       woven = transformer.retransformForReload(instrumentation, old);
     }
     String httpBefore = HttpGate.settingsInWords();
+    HttpGate.setMaxBlockedThreads(read.maxBlockedThreads());
     HttpGate.install(
         reload.next.httpRules(),
         read.trustedProxies(),

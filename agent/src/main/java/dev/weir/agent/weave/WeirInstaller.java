@@ -82,6 +82,7 @@ public final class WeirInstaller {
         AgentLog.warn(warning);
       }
       config = ConfigLimits.register(file.limits(), clock, BackendSettings.of(file));
+      HttpGate.setMaxBlockedThreads(file.maxBlockedThreads());
       HttpGate.install(
           config.httpRules(),
           file.trustedProxies(),

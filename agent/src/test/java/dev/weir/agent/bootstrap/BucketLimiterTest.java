@@ -144,6 +144,75 @@ class BucketLimiterTest {
   }
 
   @Test
+  void aReservedSlotIsChargedAsAWaitAndCountedWhenItIsReached() {
+    for (String key : new String[] {null, "k"}) {
+      clock.set(0);
+      BucketLimiter l = limiter(Discipline.SHAPING, 10, 5, false, Long.MAX_VALUE, 1);
+      Reservation first = l.reserve(key);
+      assertFalse(first.waits() || first.isLimited(), "departs at once");
+      Reservation second = l.reserve(key);
+      assertTrue(second.waits());
+      assertEquals(100 * MS, second.waitNanos(), "the slot a waiting acquire would have had");
+      assertEquals(0, clock.parkedNanos(), "nothing slept");
+      assertEquals(1, l.waiting());
+      assertEquals(1, l.granted(), "counted when its slot comes");
+      clock.advance(130 * MS);
+      assertTrue(second.admit());
+      assertFalse(second.admit(), "once");
+      assertEquals(-1, second.abandon(), "admitted: nothing to give back");
+      assertEquals(0, l.waiting());
+      assertEquals(2, l.granted());
+      assertEquals(1, l.waited());
+      assertEquals(130 * MS, l.totalWaitNanos(), "the time it waited");
+      // the next leaves one interval after the second's slot, as after a waiting acquire
+      Reservation third = l.reserve(key);
+      assertEquals(70 * MS, third.waitNanos());
+      assertTrue(third.admit());
+    }
+  }
+
+  @Test
+  void anAbandonedSlotGoesBackByTheRuleForInterruptedWaiters() {
+    for (String key : new String[] {null, "k"}) {
+      clock.set(0);
+      BucketLimiter l = limiter(Discipline.SHAPING, 10, 5, false, Long.MAX_VALUE, 1);
+      l.reserve(key); // departs at 0
+      Reservation mine = l.reserve(key); // 100 ms
+      Reservation later = l.reserve(key); // 200 ms, after mine
+      assertEquals(2, l.waiting());
+      assertTrue(mine.abandon() >= 1);
+      assertEquals(-1, mine.abandon(), "once");
+      assertFalse(mine.admit(), "given back: it does not proceed");
+      assertEquals(1, l.rejected());
+      assertEquals(1, l.waiting());
+      assertEquals(
+          key == null ? 2 : 5,
+          key == null ? l.bucket().availablePermits(0) : l.availablePermits(),
+          "a later slot depends on it: kept for now");
+      assertTrue(later.abandon() >= 1);
+      Reservation next = l.reserve(key);
+      assertEquals(100 * MS, next.waitNanos(), "both went back: the next takes the first's slot");
+      assertEquals(0, next.waitNanos() - 100 * MS);
+      assertEquals(2, l.rejected());
+      assertEquals(1, l.waiting());
+    }
+  }
+
+  @Test
+  void aReservationLimitedAtOnceHoldsNothingAndSaysWhenToRetry() {
+    BucketLimiter l = limiter(Discipline.SHAPING, 10, 2, false, Long.MAX_VALUE, 1);
+    l.reserve(null);
+    l.reserve(null); // the queue holds 2
+    Reservation full = l.reserve(null);
+    assertTrue(full.isLimited());
+    assertFalse(full.waits());
+    assertEquals(100 * MS, full.retryAfterNanos(), "as the acquire's answer");
+    assertEquals(100 * MS, l.acquire());
+    assertEquals(2, l.rejected());
+    assertEquals(1, l.waiting());
+  }
+
+  @Test
   void interruptedWaiterWithALaterSlotBehindItKeepsTheSlotTaken() {
     BucketLimiter l = limiter(Discipline.SHAPING, 10, 5, false, Long.MAX_VALUE, 1);
     GcraBucket b = l.bucket();

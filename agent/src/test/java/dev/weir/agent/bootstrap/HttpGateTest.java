@@ -68,6 +68,11 @@ class HttpGateTest {
   }
 
   private HttpServletResponse response() throws Exception {
+    return response(body);
+  }
+
+  /** A response whose output stream writes into {@code body}. */
+  static HttpServletResponse response(ByteArrayOutputStream body) throws Exception {
     HttpServletResponse res = mock(HttpServletResponse.class);
     when(res.getOutputStream())
         .thenReturn(

@@ -603,4 +603,29 @@ class ConfigFileTest {
           bad[0]);
     }
   }
+
+  @Test
+  void maxBlockedThreadsIsAWholeNumberFromZeroAndEightUnlessGiven() {
+    assertEquals(8, ConfigFile.parse("x.yaml", "limits: []").maxBlockedThreads());
+    for (String value : new String[] {"0", "2", "2147483647"}) {
+      ConfigFile file =
+          ConfigFile.parse("x.yaml", "http: { maxBlockedThreads: " + value + " }\nlimits: []");
+      assertEquals(List.of(), file.errors(), value);
+      assertEquals(Integer.parseInt(value), file.maxBlockedThreads());
+    }
+    String[][] bad = {
+      {"-1", "x.yaml:1: http.maxBlockedThreads must be >= 0, was -1"},
+      {"2.5", "x.yaml:1: http.maxBlockedThreads must be a whole number >= 0, was 2.5"},
+      {
+        "\"8\"",
+        "x.yaml:1: http.maxBlockedThreads must be a whole number >= 0, was \"8\" (quoted, so a string)"
+      },
+      {"2147483648", "x.yaml:1: http.maxBlockedThreads must be at most 2147483647, was 2147483648"}
+    };
+    for (String[] c : bad) {
+      ConfigFile file =
+          ConfigFile.parse("x.yaml", "http: { maxBlockedThreads: " + c[0] + " }\nlimits: []");
+      assertEquals(List.of(c[1]), file.errors(), c[0]);
+    }
+  }
 }

@@ -1,0 +1,223 @@
+package dev.weir.agent.bootstrap;
+
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * How an {@code http} request that must wait ({@code onLimit: WAIT}, SHAPING) is delayed (SPEC
+ * "Legacy web apps"): the two resources it may use, and their bounds.
+ *
+ * <p><b>Suspended.</b> A request the servlet API lets Weir suspend (asynchronous support on, not
+ * asynchronous already, and a gate that can run its servlet later) holds no thread: {@link
+ * HttpPassage} starts its asynchronous cycle, and one timer thread of Weir's ({@value #TIMER})
+ * hands it back to the container at its slot ({@code AsyncContext.start}, which runs it on the
+ * container's own pool). The timer thread runs no application code and no container I/O: it only
+ * asks the container to resume.
+ *
+ * <p><b>Holding its thread.</b> A request that cannot be suspended waits on its thread as a method
+ * call waits; at most {@link #maxBlockedThreads()} do so at once in the JVM ({@code
+ * http.maxBlockedThreads}, default {@value #DEFAULT_MAX_BLOCKED_THREADS}; 0 means none ever does).
+ * One beyond them that would have to wait is limited at once: its slot is given back by the rule
+ * for interrupted waiters, and it is answered as a limited request with its slot's wait as its
+ * {@code Retry-After}.
+ *
+ * <p>Thread-safe.
+ */
+final class HttpWaits {
+  /** {@code http.maxBlockedThreads} when the config file does not say. */
+  static final int DEFAULT_MAX_BLOCKED_THREADS = 8;
+
+  /** The timer thread's name. */
+  static final String TIMER = "weir-http-waits";
+
+  private static volatile int maxBlocked = DEFAULT_MAX_BLOCKED_THREADS;
+
+  /** Requests holding their thread in a wait now. */
+  private static final AtomicInteger BLOCKED = new AtomicInteger();
+
+  /** Runs a task after a delay; the system one is made at the first suspension. */
+  interface Timer {
+    /**
+     * Runs {@code task} once, {@code delayNanos} from now, on a thread of Weir's. Never blocks.
+     *
+     * @param task what to run; it must not block
+     * @param delayNanos nanoseconds; {@code <= 0} for as soon as possible
+     */
+    void schedule(Runnable task, long delayNanos);
+  }
+
+  private static volatile Timer timer;
+
+  /** Whether an installed entry may make a request wait. */
+  private static volatile boolean waitingEntries;
+
+  /** Servlet classes seen to start a request's asynchronous cycle themselves. */
+  private static final ClassValue<AtomicBoolean> GOES_ASYNC =
+      new ClassValue<AtomicBoolean>() {
+        @Override
+        protected AtomicBoolean computeValue(Class<?> type) {
+          return new AtomicBoolean();
+        }
+      };
+
+  private HttpWaits() {}
+
+  /**
+   * Sets {@code http.maxBlockedThreads}: the bound applies to requests that start waiting from now
+   * on; those holding their thread keep it.
+   *
+   * @param max threads, {@code >= 0}
+   * @throws IllegalArgumentException if {@code max < 0}
+   */
+  static void setMaxBlockedThreads(int max) {
+    if (max < 0) {
+      throw new IllegalArgumentException("http.maxBlockedThreads must be >= 0, was " + max);
+    }
+    maxBlocked = max;
+  }
+
+  /**
+   * {@code http.maxBlockedThreads}.
+   *
+   * @return threads, {@code >= 0}
+   */
+  static int maxBlockedThreads() {
+    return maxBlocked;
+  }
+
+  /**
+   * Requests holding their thread in a wait now, JVM-wide.
+   *
+   * @return threads, {@code >= 0}
+   */
+  static int blockedThreads() {
+    return BLOCKED.get();
+  }
+
+  /**
+   * Takes one of the {@link #maxBlockedThreads()} places of a request that will hold its thread
+   * while it waits. Never blocks.
+   *
+   * @return true if taken (give it back with {@link #releasePlace}); false if none is free
+   */
+  static boolean takePlace() {
+    for (; ; ) {
+      int now = BLOCKED.get();
+      if (now >= maxBlocked) {
+        return false;
+      }
+      if (BLOCKED.compareAndSet(now, now + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** Gives back a place {@link #takePlace} took. */
+  static void releasePlace() {
+    BLOCKED.decrementAndGet();
+  }
+
+  /**
+   * Says whether an installed entry may make a request wait ({@code WAIT}, SHAPING): only then does
+   * {@link #served} look at requests.
+   *
+   * @param any true if one may
+   */
+  static void waitingEntries(boolean any) {
+    waitingEntries = any;
+  }
+
+  /**
+   * Looks at a request its servlet has just served, when entries may make requests wait: a servlet
+   * that started the request's asynchronous cycle itself will do so again, which it cannot within a
+   * cycle Weir started (the container refuses a second start), so its requests are never suspended
+   * from now on (they hold their thread, within {@link #maxBlockedThreads()}). Never throws.
+   *
+   * @param servlet the servlet
+   * @param request the request it was called with
+   */
+  static void served(Object servlet, Object request) {
+    if (!waitingEntries || GOES_ASYNC.get(servlet.getClass()).get()) {
+      return;
+    }
+    int[] section = CallDepth.enterWeir();
+    try {
+      ServletApi api = ServletApi.of(request);
+      if (api.broken == null && Boolean.TRUE.equals(HttpGate.call(api.isAsyncStarted, request))) {
+        GOES_ASYNC.get(servlet.getClass()).set(true);
+      }
+    } catch (RuntimeException | LinkageError cannotTell) {
+      // a request the servlet API cannot ask: nothing learnt
+    } finally {
+      section[0]--;
+    }
+  }
+
+  /**
+   * Whether a servlet was seen to start a request's asynchronous cycle itself ({@link #served}).
+   *
+   * @param servlet the servlet
+   * @return true if its requests must not be suspended
+   */
+  static boolean goesAsync(Object servlet) {
+    return GOES_ASYNC.get(servlet.getClass()).get();
+  }
+
+  /**
+   * Runs {@code task} once on Weir's timer thread, {@code delayNanos} from now.
+   *
+   * @param task what to run: it asks the container to resume a request, nothing more
+   * @param delayNanos nanoseconds; {@code <= 0} for as soon as possible
+   */
+  static void schedule(Runnable task, long delayNanos) {
+    timer().schedule(task, delayNanos);
+  }
+
+  /**
+   * Replaces the timer, for tests that drive time themselves.
+   *
+   * @param replacement the timer; null for the system one
+   */
+  static void useTimer(Timer replacement) {
+    timer = replacement;
+  }
+
+  private static Timer timer() {
+    Timer t = timer;
+    if (t == null) {
+      synchronized (HttpWaits.class) {
+        t = timer;
+        if (t == null) {
+          timer = t = new SystemTimer();
+        }
+      }
+    }
+    return t;
+  }
+
+  /** One thread of Weir's, made at the first suspension, that lives as long as the JVM. */
+  private static final class SystemTimer implements Timer {
+    private final ScheduledThreadPoolExecutor executor;
+
+    SystemTimer() {
+      executor =
+          new ScheduledThreadPoolExecutor(
+              1,
+              new ThreadFactory() {
+                @Override
+                public Thread newThread(Runnable r) {
+                  return AgentThreads.unstarted(r, TIMER);
+                }
+              });
+      executor.setRemoveOnCancelPolicy(true);
+    }
+
+    @Override
+    public void schedule(Runnable task, long delayNanos) {
+      executor.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+    }
+  }
+}

@@ -1,0 +1,203 @@
+package dev.weir.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.it.ForkedJvm.Result;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code http} requests that wait in Weir ({@code WAIT}, SHAPING) hold no container thread where
+ * the servlet API lets them be suspended, and at most {@code http.maxBlockedThreads} where it does
+ * not (SPEC "Legacy web apps"): on Tomcat 11, Jetty 12 and Undertow, each in a forked JVM with the
+ * agent and that container's jars alone ({@code fixtures.web.Waits}), on every JDK of {@code
+ * -Dweir.it.jdks}.
+ */
+class WaitingRequestsIT {
+  private static final String[] CONTAINERS = {"tomcat", "jetty", "undertow"};
+
+  static Stream<Arguments> containers() {
+    return ForkedJvm.jdks()
+        .flatMap(jdk -> Arrays.stream(CONTAINERS).map(container -> Arguments.of(jdk, container)));
+  }
+
+  private static String classPath(String container) {
+    if (!container.equals("undertow")) {
+      return WebLimitsIT.classPath(container.equals("tomcat") ? "tomcat11" : "jetty12");
+    }
+    String tests =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> wanted =
+        List.of(
+            "/io/undertow/", "/org/jboss/", "/org/wildfly/", "/io/smallrye/", "/jakarta/servlet/");
+    return Arrays.stream(tests.split(File.pathSeparator))
+        .filter(entry -> wanted.stream().anyMatch(w -> entry.replace('\\', '/').contains(w)))
+        .collect(Collectors.joining(File.pathSeparator));
+  }
+
+  static Result run(String jdk, String container, Path config, int pool, String... scenario) {
+    return run(jdk, container, config, pool, List.of(), scenario);
+  }
+
+  static Result run(
+      String jdk,
+      String container,
+      Path config,
+      int pool,
+      List<String> options,
+      String... scenario) {
+    List<String> jvm = new ArrayList<>(options);
+    if (pool > 0) {
+      jvm.add("-Dweb.pool=" + pool);
+    }
+    jvm.add("-javaagent:" + ForkedJvm.AGENT_JAR + "=config=" + config);
+    List<String> args = new ArrayList<>(List.of(container));
+    args.addAll(Arrays.asList(scenario));
+    return ForkedJvm.runWithClassPath(
+        jdk,
+        jvm,
+        classPath(container),
+        "dev.weir.it.fixtures.web.Waits",
+        args.toArray(new String[0]));
+  }
+
+  /**
+   * The arrivals at the servlet, in milliseconds after the requests were sent: the k-th never
+   * before k intervals (late is allowed, early never).
+   */
+  private static List<Long> neverEarly(Result r, long intervalMillis) {
+    List<Long> arrivals =
+        Arrays.stream(r.value("arrivals").split(","))
+            .map(Long::parseLong)
+            .collect(Collectors.toList());
+    for (int k = 0; k < arrivals.size(); k++) {
+      assertTrue(arrivals.get(k) >= k * intervalMillis - 1, "arrival " + k + " early\n" + r);
+    }
+    return arrivals;
+  }
+
+  @ParameterizedTest
+  @MethodSource("containers")
+  void shapedRequestsWaitWithoutThreadsAndLeaveAtTheirRate(String jdk, String container)
+      throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "limits:",
+            "  - name: api",
+            "    http: { paths: \"/api/**\" }",
+            "    leakyBucket: { rate: 1, capacity: 30, mode: SHAPING }");
+    // 30 requests wait on a pool of 10 threads: the unlimited path answers meanwhile
+    Result r = run(jdk, container, config, 10, "starve", "30", "6").assertExit(0);
+    assertEquals("200", r.value("health.status"), r.toString());
+    assertTrue(r.longValue("health.max") < 4_000, "promptly, even on a loaded machine\n" + r);
+    assertTrue(r.longValue("api.waitingDuring") >= 20, r.toString());
+    // and the shaped requests still reach the servlet at the configured rate: the k-th never
+    // before k seconds after they were sent (late is allowed, early never)
+    List<Long> arrivals = neverEarly(r, 1000);
+    assertEquals(6, arrivals.size(), r.toString());
+    assertTrue(arrivals.get(5) < 5000 + 4000, "arrivals come at their slots\n" + r);
+    // each counted once, none rejected; every request went through its filter as a REQUEST
+    assertTrue(r.longValue("api.granted") >= 6, r.toString());
+    assertEquals(0, r.longValue("api.rejected"), r.toString());
+    assertEquals(0, r.longValue("unfiltered"), r.toString());
+    assertEquals(1, r.longValue("threads.weir"), "one timer thread of Weir's\n" + r);
+  }
+
+  @ParameterizedTest
+  @MethodSource("containers")
+  void aThousandShapedRequestsWaitWhileTheDefaultPoolServesTheRest(String jdk, String container)
+      throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "limits:",
+            "  - name: api",
+            "    http: { paths: \"/api/**\" }",
+            "    leakyBucket: { rate: 1, capacity: 1000, mode: SHAPING }");
+    Result r = run(jdk, container, config, 0, "starve", "1000", "3").assertExit(0);
+    assertEquals("200", r.value("health.status"), r.toString());
+    System.out.println(
+        "[figure] "
+            + container
+            + " on "
+            + jdk
+            + ": /health p50 "
+            + r.value("health.p50")
+            + " ms, max "
+            + r.value("health.max")
+            + " ms while "
+            + r.value("api.waitingDuring")
+            + " shaped requests wait");
+    assertTrue(r.longValue("api.waitingDuring") >= 950, r.toString());
+    assertTrue(r.longValue("health.max") < 4_000, r.toString());
+    neverEarly(r, 1000);
+  }
+
+  @ParameterizedTest
+  @MethodSource("containers")
+  void requestsThatCannotBeSuspendedHoldAtMostMaxBlockedThreads(String jdk, String container)
+      throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "http:",
+            "  maxBlockedThreads: 2",
+            "limits:",
+            "  - name: sync",
+            "    http: { paths: \"/sync/**\" }",
+            "    leakyBucket: { rate: 1, capacity: 30, mode: SHAPING }");
+    Result r = run(jdk, container, config, 10, "blocked").assertExit(0);
+    assertTrue(r.value("health").startsWith("200 "), r.toString());
+    // one at once, two hold their threads to their slots, three limited at once
+    assertEquals(3, r.value("served").split(",").length, r.toString());
+    String limited = r.value("limited");
+    assertEquals(3, limited.split(",").length, r.toString());
+    for (String answer : limited.substring(1, limited.length() - 1).split(", ")) {
+      assertTrue(answer.matches("429/[1-3]@\\d+"), answer + "\n" + r);
+      assertTrue(Long.parseLong(answer.substring(answer.indexOf('@') + 1)) < 2_000, r.toString());
+    }
+    assertEquals(3, r.longValue("arrivals"), r.toString());
+    assertEquals(3, r.longValue("sync.granted"), r.toString());
+    assertEquals(3, r.longValue("sync.rejected"), r.toString());
+    assertEquals(2, r.longValue("sync.waited"), r.toString());
+  }
+
+  /**
+   * A container that ends a waiting request before its slot gets the slot back: Tomcat tells a
+   * suspended request that its HTTP/2 stream was reset (over HTTP/1.1 none of the three containers
+   * tells a suspended request that its client went away, so there is nothing to give back on).
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void aWaiterWhoseClientResetsItsStreamGivesItsSlotBack(String jdk) throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "limits:",
+            "  - name: api",
+            "    http: { paths: \"/api/**\" }",
+            "    leakyBucket: { rate: 1, capacity: 30, mode: SHAPING }");
+    Result r = run(jdk, "tomcat", config, 10, List.of("-Dweb.h2=true"), "reset").assertExit(0);
+    assertEquals("200 HTTP_2", r.value("health"), r.toString());
+    assertEquals(2, r.longValue("api.waitingBefore"), r.toString());
+    assertEquals(0, r.longValue("api.waitingAfter"), "both gave their slots back\n" + r);
+    assertEquals(2, r.longValue("api.rejected"), r.toString());
+    assertEquals("200", r.value("next"), r.toString());
+    assertEquals(2, r.longValue("arrivals"), "the reset requests never reached the servlet\n" + r);
+    // the next request takes the first slot given back, a second after the first request's, not
+    // the third second a queue of kept slots would have given it
+    long after = r.longValue("next.afterFirst");
+    assertTrue(after >= 900 && after < 2_500, r.toString());
+  }
+
+  static Stream<String> jdks() {
+    return ForkedJvm.jdks();
+  }
+}
