@@ -144,6 +144,29 @@ class WaitingRequestsIT {
 
   @ParameterizedTest
   @MethodSource("containers")
+  void requestsAFilterAnswersAreChargedAtTheEntranceAndDoNotWait(String jdk, String container)
+      throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "limits:",
+            "  - name: api",
+            "    http: { paths: \"/api/**\" }",
+            "    leakyBucket: { rate: 1, capacity: 5, mode: SHAPING }");
+    Result r = run(jdk, container, config, 0, "answered").assertExit(0);
+    // one departs at once and four take the next four slots (1 to 4 s away): the filter answers
+    // all five at once, for none reaches a servlet to wait at; three more are limited before it
+    assertEquals(
+        "200,200,200,200,200,429/1,429/1,429/1", r.value("answered.statuses"), r.toString());
+    assertTrue(r.longValue("answered.millis") < 3_000, "none waited for its slot\n" + r);
+    assertEquals(0, r.longValue("api.waiting"), "every slot settled\n" + r);
+    assertEquals(5, r.longValue("api.granted"), r.toString());
+    assertEquals(3, r.longValue("api.rejected"), r.toString());
+    assertEquals(5, r.longValue("filtered"), "the limited never reached the filter\n" + r);
+    assertEquals(0, r.longValue("arrivals"), r.toString());
+  }
+
+  @ParameterizedTest
+  @MethodSource("containers")
   void requestsThatCannotBeSuspendedHoldAtMostMaxBlockedThreads(String jdk, String container)
       throws IOException {
     Path config =
