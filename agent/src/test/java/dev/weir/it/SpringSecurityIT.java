@@ -48,15 +48,7 @@ class SpringSecurityIT {
             "    http: { paths: /account }",
             "    key: user",
             "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }");
-    Result r =
-        ForkedJvm.runWithClassPath(
-                jdk,
-                List.of("-javaagent:" + ForkedJvm.AGENT_JAR + "=config=" + config),
-                LimitedMethodsSpringIT.classPath(true),
-                "dev.weir.it.fixtures.guarded.Guarded",
-                "guarded",
-                strategy)
-            .assertExit(0);
+    Result r = run(jdk, config, "guarded", strategy);
     System.out.println(
         "[SpringSecurityIT] "
             + strategy
@@ -88,5 +80,69 @@ class SpringSecurityIT {
     assertEquals("3", r.value("account-client.granted"), r.toString());
     assertEquals("3", r.value("account-user.granted"), r.toString());
     assertEquals("1", r.value("account-user.rejected"), r.toString());
+  }
+
+  /**
+   * Shaped requests behind Spring Security: those that reach the controller wait suspended and are
+   * dispatched again through Spring Security's filters, which still know the user, each at its
+   * slot; wrong passwords, which Spring Security's filter answers itself, are answered no earlier
+   * than their slots once the entry has seen one answered early (Undertow sends a redirect at once,
+   * so that one cannot be held).
+   */
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void shapedRequestsWaitBehindSpringSecurityAndKeepTheirUser(String jdk) throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "limits:",
+            "  - name: account-shaped",
+            "    http: { paths: /account }",
+            "    leakyBucket: { rate: 2, capacity: 10, mode: SHAPING }",
+            "  - name: login-shaped",
+            "    http: { paths: /login, methods: [POST] }",
+            "    leakyBucket: { rate: 2, capacity: 10, mode: SHAPING }");
+    Result r = run(jdk, config, "guardedWaits", "framework");
+    String[] accounts = r.value("accounts").split(",");
+    assertEquals(4, accounts.length, r.toString());
+    for (int k = 0; k < accounts.length; k++) {
+      assertTrue(accounts[k].startsWith("200 alice @"), "the user, known after the wait\n" + r);
+      assertTrue(at(accounts[k]) >= k * 500L - 50, "answer " + k + " before its slot\n" + r);
+    }
+    assertTrue(at(accounts[3]) < 1_500 + 4_000, "at their slots, even on a loaded machine\n" + r);
+    assertEquals("4", r.value("account-shaped.granted"), r.toString());
+    assertEquals("0", r.value("account-shaped.rejected"), r.toString());
+    String[] logins = r.value("logins").split(",");
+    assertEquals(4, logins.length, r.toString());
+    for (int k = 0; k < logins.length; k++) {
+      assertTrue(logins[k].startsWith("302 @"), "Spring Security's answer\n" + r);
+    }
+    // the first at once, the second early (sent before its slot); from then on each at its slot
+    assertTrue(at(logins[2]) >= 1_000 - 50, r.toString());
+    assertTrue(at(logins[3]) >= 1_500 - 50, r.toString());
+    assertTrue(
+        r.err.contains(
+            "http limit 'login-shaped': a filter answered a request before its departure slot"),
+        r.toString());
+    assertEquals("4", r.value("login-shaped.granted"), r.toString());
+  }
+
+  /** The app with the agent and {@code config}, its client running {@code scenario}. */
+  private static Result run(String jdk, Path config, String scenario, String strategy) {
+    return ForkedJvm.runWithClassPath(
+            jdk,
+            List.of("-javaagent:" + ForkedJvm.AGENT_JAR + "=config=" + config),
+            LimitedMethodsSpringIT.classPath(true),
+            "dev.weir.it.fixtures.guarded.Guarded",
+            scenario,
+            strategy)
+        .assertExit(0);
+  }
+
+  private static long at(String answer) {
+    return Long.parseLong(answer.substring(answer.indexOf('@') + 1));
+  }
+
+  static Stream<String> jdks() {
+    return ForkedJvm.jdks();
   }
 }

@@ -110,6 +110,12 @@ class WaitingRequestsIT {
     assertTrue(r.longValue("api.granted") >= 6, r.toString());
     assertEquals(0, r.longValue("api.rejected"), r.toString());
     assertEquals(0, r.longValue("unfiltered"), r.toString());
+    // resumed as an asynchronous servlet is: dispatched again, inside the filters mapped for it,
+    // with their wrappers; the REQUEST-only filter ran on the first dispatch
+    assertTrue(r.longValue("resumed") >= 5, "all but the first were dispatched again\n" + r);
+    assertEquals(0, r.longValue("outside"), "served inside the buffering filter's call\n" + r);
+    assertEquals(0, r.longValue("unwrapped"), "with the filter's request wrapper\n" + r);
+    assertEquals("upper", r.value("resumed.body"), "its body passed the filter's buffer\n" + r);
     assertEquals(1, r.longValue("threads.weir"), "one timer thread of Weir's\n" + r);
   }
 
@@ -142,10 +148,16 @@ class WaitingRequestsIT {
     neverEarly(r, 1000);
   }
 
+  /**
+   * Requests a filter answers (a login form's security filter) are charged where they enter, and no
+   * answer leaves before its slot: one the filter gave early is held until it, and its entry has
+   * every later request that must wait do so before the filters, so the filter's work keeps the
+   * rate too.
+   */
   @ParameterizedTest
   @MethodSource("containers")
-  void requestsAFilterAnswersAreChargedAtTheEntranceAndDoNotWait(String jdk, String container)
-      throws IOException {
+  void requestsAFilterAnswersAreChargedAtTheEntranceAndNoneIsAnsweredBeforeItsSlot(
+      String jdk, String container) throws IOException {
     Path config =
         ForkedJvm.configFile(
             "limits:",
@@ -153,16 +165,59 @@ class WaitingRequestsIT {
             "    http: { paths: \"/api/**\" }",
             "    leakyBucket: { rate: 1, capacity: 5, mode: SHAPING }");
     Result r = run(jdk, container, config, 0, "answered").assertExit(0);
-    // one departs at once and four take the next four slots (1 to 4 s away): the filter answers
-    // all five at once, for none reaches a servlet to wait at; three more are limited before it
+    // one departs at once and four take the next four slots (1 to 4 s away); three more are
+    // limited before the filter
     assertEquals(
         "200,200,200,200,200,429/1,429/1,429/1", r.value("answered.statuses"), r.toString());
-    assertTrue(r.longValue("answered.millis") < 3_000, "none waited for its slot\n" + r);
+    List<Long> ok = millis(r.value("answered.okMillis"));
+    for (int k = 0; k < ok.size(); k++) {
+      assertTrue(ok.get(k) >= k * 1000L - 50, "answer " + k + " before its slot\n" + r);
+    }
+    assertTrue(ok.get(4) < 4_000 + 4_000, "each at its slot, even on a loaded machine\n" + r);
     assertEquals(0, r.longValue("api.waiting"), "every slot settled\n" + r);
     assertEquals(5, r.longValue("api.granted"), r.toString());
     assertEquals(3, r.longValue("api.rejected"), r.toString());
     assertEquals(5, r.longValue("filtered"), "the limited never reached the filter\n" + r);
     assertEquals(0, r.longValue("arrivals"), r.toString());
+    assertTrue(
+        r.err.contains("http limit 'api': a filter answered a request before its departure slot"),
+        "said once, naming the limit\n" + r);
+    // later requests wait before the filter: it answers each at its slot, a second apart
+    assertEquals("200,200,200", r.value("later.statuses"), r.toString());
+    List<Long> runs = millis(r.value("later.filterRuns"));
+    assertEquals(3, runs.size(), r.toString());
+    for (int k = 1; k < runs.size(); k++) {
+      assertTrue(runs.get(k) - runs.get(k - 1) >= 950, "the filter ran early\n" + r);
+    }
+    assertEquals(0, r.longValue("api.waitingAtEnd"), r.toString());
+  }
+
+  private static List<Long> millis(String list) {
+    return Arrays.stream(list.split(",")).map(Long::parseLong).collect(Collectors.toList());
+  }
+
+  /**
+   * A servlet that goes asynchronous itself is suspended before it like any other, and starts its
+   * own cycle in the dispatch that resumes the request.
+   */
+  @ParameterizedTest
+  @MethodSource("containers")
+  void anAsynchronousServletsWaitingRequestsStartTheirOwnCycleWhenResumed(
+      String jdk, String container) throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "limits:",
+            "  - name: async",
+            "    http: { paths: \"/async/**\" }",
+            "    leakyBucket: { rate: 2, capacity: 10, mode: SHAPING }");
+    Result r = run(jdk, container, config, 0, "async").assertExit(0);
+    for (String answer : r.value("answers").replaceAll("[\\[\\] ]", "").split(",")) {
+      assertTrue(answer.startsWith("ok@"), "answered by the servlet's own cycle\n" + r);
+    }
+    neverEarly(r, 500);
+    assertEquals(3, r.value("arrivals").split(",").length, r.toString());
+    assertEquals(3, r.longValue("async.granted"), r.toString());
+    assertEquals(0, r.longValue("async.waiting"), r.toString());
   }
 
   @ParameterizedTest

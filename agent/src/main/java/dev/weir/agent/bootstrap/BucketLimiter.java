@@ -531,6 +531,16 @@ public final class BucketLimiter extends Limiter {
    */
   long abandonReserved(Reservation r) {
     rejected.increment();
+    return withdrawReserved(r);
+  }
+
+  /**
+   * Gives a held slot back before it came ({@link Reservation#withdraw}), by the rule for
+   * interrupted waiters, and counts the call neither granted nor rejected: it is charged by none.
+   *
+   * @return the retry-after for the call's answer, nanoseconds {@code >= 1}
+   */
+  long withdrawReserved(Reservation r) {
     try {
       long now = clock.nanoTime();
       if (r.state == null) {

@@ -57,11 +57,11 @@ import java.util.Set;
  *
  * <p><b>Waiting.</b> An entry that may make a request wait ({@code WAIT}, SHAPING) gives it a
  * departure slot where it is charged, at the entrance; it waits for the slot where it reaches its
- * servlet, after its filters: suspended with the servlet API's async where the container's call of
- * the servlet can be made again ({@link #service}), and served at its slot on the container's pool;
- * otherwise on its thread, within {@code http.maxBlockedThreads}, or limited at once beyond them
- * ({@link HttpPassage}, {@link HttpWaits}). A request a filter answers was served: it does not
- * wait.
+ * servlet, after its filters: suspended with the servlet API's async, as an asynchronous servlet
+ * is, and dispatched again by the container at its slot; otherwise on its thread, within {@code
+ * http.maxBlockedThreads}, or limited at once beyond them ({@link HttpPassage}, {@link HttpWaits}).
+ * An answer a filter gives before the request's slot is held until it, and that entry's requests
+ * wait before the filters from then on.
  *
  * <p><b>The answer</b> is written directly, never through {@code sendError} (which would run the
  * application's error pages): the {@code http.status} (429 by default), {@code Retry-After} in
@@ -198,7 +198,6 @@ public final class HttpGate {
         ordered.add(rule); // a request waits only once every entry that answers at once admits it
       }
     }
-    HttpWaits.waitingEntries(!ordered.isEmpty() && ordered.get(ordered.size() - 1).waits);
     settings =
         new Settings(
             ordered.toArray(new HttpRule[0]),
@@ -265,9 +264,10 @@ public final class HttpGate {
    * woven {@code doFilter(ServletRequest, ServletResponse, FilterChain)}. The first call for a
    * request applies every matching entry but those keyed by {@code user}, which wait for the
    * servlet ({@link #pass}); every later call (the next filter, a forward, an async dispatch)
-   * passes at once. A request an entry makes wait waits for its slot at its servlet; the first
-   * container call of a filter inside this one ({@link #filter}) sees the request end, and counts
-   * the slot reached if no servlet took it over (a filter answered).
+   * passes at once. A request an entry makes wait waits for its slot at its servlet (or here, on
+   * its thread, for an entry whose requests filters answer); the first container call of a filter
+   * inside this one ({@link #filter}) sees the request end, and settles a slot no servlet took over
+   * (a filter answered).
    *
    * @param request the {@code ServletRequest} the filter was called with
    * @param response its {@code ServletResponse}
@@ -276,16 +276,15 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean enter(Object request, Object response) {
-    return decide(request, response, PROLOGUE, null) != null;
+    return decide(request, response, PROLOGUE) != null;
   }
 
   /**
    * Decides a request as it reaches a servlet: called first by every woven {@code service}. A
    * request that passed no filter is decided here whole; one that entered through a filter is
    * checked here against the {@code user} entries its path matched, with its principal as the
-   * filters set it. A request that must wait holds its thread here, within {@code
-   * http.maxBlockedThreads}: only the container's call of a servlet ({@link #service}) can call it
-   * again, so only there is it suspended.
+   * filters set it. A request that must wait is suspended here and dispatched again at its slot, or
+   * holds its thread here within {@code http.maxBlockedThreads} where it cannot be suspended.
    *
    * @param request the {@code ServletRequest} the servlet was called with
    * @param response its {@code ServletResponse}
@@ -294,7 +293,7 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean pass(Object request, Object response) {
-    return decide(request, response, SERVLET, null) != null;
+    return decide(request, response, SERVLET) != null;
   }
 
   /** Where a decision is made: a filter's own prologue, which cannot see the request end. */
@@ -313,11 +312,8 @@ public final class HttpGate {
    * {@link #enter} or {@link #pass}: null if the request was answered (or suspended); else {@link
    * #PROCEED}, or at an {@link #ENTRANCE} the request's {@link HttpPassage} to settle once the
    * filter returns.
-   *
-   * @param servlet at a {@link #SERVLET}, the servlet to call again if the request is suspended;
-   *     null if the caller cannot
    */
-  private static Object decide(Object request, Object response, int where, Object servlet) {
+  private static Object decide(Object request, Object response, int where) {
     Settings s = settings;
     if (s.rules.length == 0 || request == null || response == null) {
       return PROCEED;
@@ -326,14 +322,13 @@ public final class HttpGate {
     // address, splitting a path) charges no config limit, and none need refuse it
     int[] section = CallDepth.enterWeir();
     try {
-      return decideOwn(s, request, response, where, servlet);
+      return decideOwn(s, request, response, where);
     } finally {
       section[0]--;
     }
   }
 
-  private static Object decideOwn(
-      Settings s, Object request, Object response, int where, Object servlet) {
+  private static Object decideOwn(Settings s, Object request, Object response, int where) {
     MethodHandle getAttribute = ServletApi.getAttributeOf(request);
     Object mark = null; // no servlet request, or one whose API cannot be called: seen below
     try {
@@ -349,7 +344,7 @@ public final class HttpGate {
     if (mark instanceof HttpPassage) {
       HttpPassage passage = (HttpPassage) mark;
       if (where == SERVLET) {
-        return atServlet(s, passage, request, response, servlet);
+        return atServlet(s, passage, request, response);
       }
       // a filter's own prologue (or a container's holder of a filter) decided it: the first
       // container call of a filter inside it sees the request end, and settles what it holds
@@ -358,6 +353,7 @@ public final class HttpGate {
     if (mark != null) {
       return PROCEED;
     }
+    Object servletRequest = request;
     request = httpRequest(request);
     if (request == null) {
       return PROCEED; // not an HTTP request: it has no path to match
@@ -406,12 +402,16 @@ public final class HttpGate {
     if (n == 0 && users == null) {
       return PROCEED;
     }
-    HttpPassage passage = new HttpPassage(users == null ? null : Arrays.copyOf(users, u));
+    HttpPassage passage =
+        new HttpPassage(users == null ? null : Arrays.copyOf(users, u), api, request, response);
     if (n > 0 && !charge(s, api, request, response, matched, n, passage)) {
       return null;
     }
     if (where == SERVLET) {
-      return passage.await(s, api, request, response, servlet) ? PROCEED : null;
+      return passage.await(s, api, request, servletRequest, response) ? PROCEED : null;
+    }
+    if (passage.waits() && passage.waitsBeforeFilters() && !passage.awaitBeforeFilters(s)) {
+      return null; // filters answer this entry's requests: no wait of theirs may be after them
     }
     if (users != null || passage.waits()) {
       if (where == ENTRANCE) {
@@ -420,7 +420,7 @@ public final class HttpGate {
       try {
         call(api.setAttribute, request, COUNTED, passage); // for the servlet, with the charges
       } catch (RuntimeException | Error e) {
-        passage.giveBack();
+        passage.withdraw();
         throw e;
       }
       return where == ENTRANCE ? passage : PROCEED;
@@ -434,11 +434,10 @@ public final class HttpGate {
    * charges go back too), then the wait for the slots it holds.
    */
   private static Object atServlet(
-      Settings s, HttpPassage passage, Object request, Object response, Object servlet) {
+      Settings s, HttpPassage passage, Object request, Object response) {
     Object http = httpRequest(request);
     if (http == null) {
-      passage.settle();
-      return PROCEED;
+      return PROCEED; // no HTTP request beneath: the entrance settles its slots
     }
     ServletApi api;
     try {
@@ -448,7 +447,7 @@ public final class HttpGate {
       }
       call(api.setAttribute, http, COUNTED, Boolean.TRUE); // once: a forward or include passes
     } catch (RuntimeException e) {
-      passage.giveBack();
+      passage.withdraw();
       throw new IllegalStateException(
           "Weir cannot read this request, so its http limits cannot be applied: " + e, e);
     }
@@ -456,7 +455,7 @@ public final class HttpGate {
         && !charge(s, api, http, response, passage.users, passage.users.length, passage)) {
       return null;
     }
-    return passage.await(s, api, http, response, servlet) ? PROCEED : null;
+    return passage.await(s, api, http, request, response) ? PROCEED : null;
   }
 
   /** The HTTP request behind a request: itself, or what plain wrappers wrap; null if none. */
@@ -524,7 +523,7 @@ public final class HttpGate {
         if (current.waits) {
           Reservation slot = limiter.reserve(key);
           if (slot.waits()) {
-            passage.holds(slot, current.name);
+            passage.holds(slot, current);
             continue;
           }
           result = slot.isLimited() ? slot.retryAfterNanos() : Limiter.ADMITTED;
@@ -532,7 +531,7 @@ public final class HttpGate {
           result = key == null ? limiter.acquire() : limiter.acquire(key);
         }
         if (result != Limiter.ADMITTED) {
-          passage.giveBack();
+          passage.withdraw();
           if (limiter instanceof Draining) {
             answer(api, response, 503, -1, current.name);
             return false;
@@ -553,7 +552,7 @@ public final class HttpGate {
       }
       return true;
     } catch (RuntimeException | Error e) {
-      passage.giveBack(); // refused: charged by none
+      passage.withdraw(); // refused: charged by none
       if (e instanceof Error) {
         throw (Error) e;
       }
@@ -580,10 +579,11 @@ public final class HttpGate {
     if (filter == null) {
       throw new NullPointerException("the filter is null");
     }
-    Object decided = decide(request, response, ENTRANCE, null);
+    Object decided = decide(request, response, ENTRANCE);
     if (decided == null) {
       return;
     }
+    boolean returned = false;
     try {
       MethodHandle doFilter;
       int[] section = CallDepth.enterWeir(); // finding the handle is Weir's work; the call is not
@@ -595,15 +595,16 @@ public final class HttpGate {
       try {
         Object none = doFilter.invokeExact(filter, request, response, chain);
       } catch (Throwable t) {
-        answerOrThrow(t, request, response, false);
+        answerOrThrow(t, request, response);
       }
+      returned = true;
     } finally {
       if (decided != PROCEED) {
-        // the request's entrance returns: slots its servlet never took over were served
-        // without waiting (a filter answered the request)
+        // the request's entrance returns: slots its servlet never took over belong to a request
+        // a filter answered (held until its slot if it came early), failed, or made asynchronous
         int[] section = CallDepth.enterWeir();
         try {
-          ((HttpPassage) decided).settle();
+          ((HttpPassage) decided).entranceReturned(settings, !returned);
         } finally {
           section[0]--;
         }
@@ -627,21 +628,9 @@ public final class HttpGate {
     if (servlet == null) {
       throw new NullPointerException("the servlet is null");
     }
-    if (decide(request, response, SERVLET, servlet) == null) {
+    if (decide(request, response, SERVLET) == null) {
       return; // answered, or suspended until its slot
     }
-    serve(servlet, request, response, false);
-    HttpWaits.served(servlet, request);
-  }
-
-  /**
-   * Calls the servlet; a {@code RateLimitedException} it throws is answered ({@link
-   * #answeredLimitedMethod}), anything else thrown on unchanged.
-   *
-   * @param resumed true for a request Weir suspended and resumed: its asynchronous cycle is Weir's,
-   *     and Weir completes it
-   */
-  static void serve(Object servlet, Object request, Object response, boolean resumed) {
     MethodHandle service;
     int[] section = CallDepth.enterWeir(); // finding the handle is Weir's work; the call is not
     try {
@@ -652,7 +641,7 @@ public final class HttpGate {
     try {
       Object none = service.invokeExact(servlet, request, response);
     } catch (Throwable t) {
-      answerOrThrow(t, request, response, resumed);
+      answerOrThrow(t, request, response);
     }
   }
 
@@ -661,12 +650,11 @@ public final class HttpGate {
    * #answeredLimitedMethod}), else thrown on unchanged (a {@code ServletException}, an {@code
    * IOException}: as they were).
    */
-  private static void answerOrThrow(
-      Throwable thrown, Object request, Object response, boolean resumed) {
+  private static void answerOrThrow(Throwable thrown, Object request, Object response) {
     boolean answered;
     int[] section = CallDepth.enterWeir();
     try {
-      answered = answeredLimitedMethod(thrown, request, response, resumed);
+      answered = answeredLimitedMethod(thrown, request, response);
     } finally {
       section[0]--;
     }
@@ -689,8 +677,7 @@ public final class HttpGate {
    *
    * @return true if the request was answered; false to throw {@code thrown} on
    */
-  private static boolean answeredLimitedMethod(
-      Throwable thrown, Object request, Object response, boolean resumed) {
+  private static boolean answeredLimitedMethod(Throwable thrown, Object request, Object response) {
     Settings s = settings;
     if (!s.answerMethods || request == null || response == null) {
       return false;
@@ -712,7 +699,7 @@ public final class HttpGate {
       String type = String.valueOf(call(api.dispatcherType, http));
       if (type.equals("INCLUDE")
           || type.equals("ERROR")
-          || !resumed && Boolean.TRUE.equals(call(api.isAsyncStarted, http))) {
+          || Boolean.TRUE.equals(call(api.isAsyncStarted, http))) {
         return false;
       }
       Object httpResponse = httpResponse(api, response);

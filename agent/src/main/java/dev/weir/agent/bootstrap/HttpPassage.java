@@ -11,19 +11,30 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Where a request waits.</b> Its slots are taken where it enters the application, before its
  * filters, in the order of every other charge; it waits for them where it reaches its servlet,
- * after its filters. There, if the request can be suspended (the container called the servlet
- * through the interface, so Weir can call it again; asynchronous support is on for every filter and
- * the servlet; the request is not asynchronous already; the servlet was never seen to start an
- * asynchronous cycle of its own), its asynchronous cycle is started with no timeout (its slot, not
- * the container, ends the wait) and a listener of Weir's, and the container's thread goes back to
- * its pool; at the slot Weir's timer asks the container to run {@link #run} on its own pool ({@code
- * AsyncContext.start}): the slots are reached ({@link Reservation#admit}) and the servlet is called
- * with the request and response it was called with, within the same filter calls, after which Weir
- * completes the cycle. Nothing is dispatched again, so every filter a request that never waited
- * runs has run, and the request is counted once. A request that cannot be suspended waits on its
- * thread, within {@code http.maxBlockedThreads} ({@link HttpWaits}), or is limited at once beyond
- * them. A request a filter answers never reaches its servlet: it has been served, and its slots are
- * counted reached when its entrance returns ({@link #settle}).
+ * after its filters, as an asynchronous servlet would: if the servlet API lets Weir suspend it
+ * there (asynchronous support on for every filter it passed and for the servlet, not asynchronous
+ * already, a {@code REQUEST} or {@code ASYNC} dispatch), its asynchronous cycle is started with the
+ * request and response as its filters wrapped them ({@code startAsync(request, response)}), no
+ * timeout (its slot, not the container, ends the wait) and a listener of Weir's, and the
+ * container's thread goes back to its pool, through the filters, which see an asynchronous request
+ * as they see any. At the slot Weir's timer counts the slots reached ({@link Reservation#admit})
+ * and asks the container to dispatch the request again ({@code AsyncContext.dispatch()}): the
+ * container runs it on its own pool, through every filter mapped for {@code ASYNC} dispatches and
+ * with the wrappers the filters made, to its servlet, which serves it inside those filters and may
+ * go asynchronous itself. This is how an asynchronous Spring MVC controller is resumed, so every
+ * filter that declares asynchronous support is made for it; the request is counted once. A request
+ * that cannot be suspended waits on its thread, within {@code http.maxBlockedThreads} ({@link
+ * HttpWaits}), or is limited at once beyond them.
+ *
+ * <p><b>A request a filter answers.</b> It never reaches its servlet; where its entrance returns
+ * (the container's call of its first filter, {@link #entranceReturned}) its slots are settled. One
+ * that came before its slot had its filter's work done early: its answer is held until the slot
+ * when it is not sent yet (suspended with {@code startAsync()}, completed at the slot; else on its
+ * thread within {@code http.maxBlockedThreads}), and its entry is told ({@link
+ * HttpRule#waitBeforeFilters}), so that from then on the entry's requests that must wait do so
+ * before the filters, holding their thread ({@link #awaitBeforeFilters}). A filter that starts the
+ * request's asynchronous cycle itself leaves the slots to the dispatch that reaches the servlet, or
+ * to the end of the cycle.
  *
  * <p><b>Ended before its slot.</b> A suspended request the container ends first (a timeout, an
  * error such as a client reset, a completion) gives its slots back by the rule for interrupted
@@ -31,11 +42,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * as a limited request.
  *
  * <p>Thread-safe by hand-off: the request's thread of the moment uses it until it is suspended;
- * from then on the timer thread, the container's thread that resumes it and the container's thread
- * that reports an event see it through {@link #state}, whose one transition out of {@code
- * SUSPENDED} decides, once, between resuming and giving back.
+ * from then on the timer thread and the container's thread that reports an event see it through
+ * {@link #state}, whose one transition out of {@code SUSPENDED} decides, once, between reaching the
+ * slots and giving them back.
  */
-final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
+final class HttpPassage implements ServletApi.AsyncEvents {
   private static final HttpRule[] NO_RULES = new HttpRule[0];
 
   private static final int HELD = 0;
@@ -43,7 +54,7 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
   private static final int RESUMED = 2;
   private static final int ENDED = 3;
 
-  /** The {@code user} entries to check where the request reaches its servlet; empty if none. */
+  /** The {@code user} entries to check where the request reaches a servlet; empty if none. */
   final HttpRule[] users;
 
   private Limiter[] taken = new Limiter[2];
@@ -51,7 +62,7 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
   private int count;
 
   private Reservation[] slots = new Reservation[1];
-  private String[] slotNames = new String[1];
+  private HttpRule[] slotRules = new HttpRule[1];
   private int held;
 
   /** True once the servlet's side took the slots over: the entrance no longer settles them. */
@@ -62,16 +73,23 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
 
   private final AtomicInteger state = new AtomicInteger(HELD);
 
+  /** The API and the HTTP request and response where the request entered. */
+  private final ServletApi api;
+
+  private final Object request;
+  private final Object response;
+
   // set before the request is suspended, read after state says SUSPENDED
-  private ServletApi api;
-  private Object request;
-  private Object response;
-  private Object servlet;
   private Object context;
+  private Object answerTo;
+  private boolean dispatchAtSlot;
   private int status;
 
-  HttpPassage(HttpRule[] users) {
+  HttpPassage(HttpRule[] users, ServletApi api, Object request, Object response) {
     this.users = users == null ? NO_RULES : users;
+    this.api = api;
+    this.request = request;
+    this.response = response;
   }
 
   /** Keeps permits an entry took at once, to give back if a later entry limits the request. */
@@ -84,14 +102,14 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
     keys[count++] = key;
   }
 
-  /** Keeps a slot an entry ({@code name}) gave the request to wait for. */
-  void holds(Reservation slot, String name) {
+  /** Keeps a slot an entry ({@code rule}) gave the request to wait for. */
+  void holds(Reservation slot, HttpRule rule) {
     if (held == slots.length) {
       slots = java.util.Arrays.copyOf(slots, held * 2);
-      slotNames = java.util.Arrays.copyOf(slotNames, held * 2);
+      slotRules = java.util.Arrays.copyOf(slotRules, held * 2);
     }
     slots[held] = slot;
-    slotNames[held++] = name;
+    slotRules[held++] = rule;
   }
 
   /** Whether the request holds slots it has yet to reach. */
@@ -100,17 +118,27 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
   }
 
   /**
-   * Gives back everything the request was charged, once: the permits taken at once, and the slots
-   * it holds (by the rule for interrupted waiters, each counted rejected).
+   * Gives back everything the request was charged, once, for a request another entry refused (or
+   * that Weir could not decide): the permits taken at once and the slots it holds, counted by none.
+   */
+  void withdraw() {
+    refund();
+    int h = held;
+    held = 0;
+    for (int j = 0; j < h; j++) {
+      slots[j].withdraw();
+    }
+  }
+
+  /**
+   * Gives back everything the request was charged, once, for a request that ended before its slot
+   * (its client went away, the container ended it, it could not wait): the permits taken at once,
+   * and the slots it holds by the rule for interrupted waiters, each counted rejected.
    *
    * @return the longest retry-after of the slots given back, nanoseconds; 0 if it held none
    */
-  long giveBack() {
-    int n = count;
-    count = 0;
-    for (int j = 0; j < n; j++) {
-      taken[j].refund(keys[j]);
-    }
+  private long abandon() {
+    refund();
     int h = held;
     held = 0;
     long retryAfter = 0;
@@ -118,6 +146,23 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
       retryAfter = Math.max(retryAfter, slots[j].abandon());
     }
     return retryAfter;
+  }
+
+  private void refund() {
+    int n = count;
+    count = 0;
+    for (int j = 0; j < n; j++) {
+      taken[j].refund(keys[j]);
+    }
+  }
+
+  /** Counts every slot the request holds reached. */
+  private void admitAll() {
+    int h = held;
+    held = 0;
+    for (int j = 0; j < h; j++) {
+      slots[j].admit();
+    }
   }
 
   /**
@@ -135,81 +180,135 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
   }
 
   /**
-   * Where the request's entrance returns (the container's call of its first filter): slots the
-   * servlet's side never took over belong to a request a filter answered, or one whose filters
-   * failed; it was served without waiting, and its slots are counted reached. Never throws.
+   * Slots the servlet's side never took over are counted reached: the request was served without
+   * waiting (or failed, or ended). Never throws.
    */
-  void settle() {
+  private void settle() {
     if (handedOver) {
       return;
     }
     handedOver = true;
-    int h = held;
-    held = 0;
-    for (int j = 0; j < h; j++) {
-      slots[j].admit();
-    }
+    admitAll();
   }
 
   /**
-   * Waits for the request's slots where it reaches its servlet, or at an entrance that cannot see
-   * the request end (a filter's own woven prologue): suspended if it can be, else on this thread
-   * within {@code http.maxBlockedThreads}, else limited at once. Called on the request's thread,
-   * inside Weir's own section.
+   * Whether the request must wait before its filters: an entry whose slot it holds saw a filter
+   * answer a request before its slot ({@link HttpRule#waitsBeforeFilters}).
+   */
+  boolean waitsBeforeFilters() {
+    for (int j = 0; j < held; j++) {
+      if (slotRules[j].waitsBeforeFilters()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Waits for the slots where the request enters, before its filters, on its thread: for an entry
+   * whose requests filters answer ({@link #waitsBeforeFilters}), as the servlet API cannot suspend
+   * a request there and resume it with every filter. Within {@code http.maxBlockedThreads}; beyond
+   * them, or interrupted, the request is limited and answered.
    *
-   * @param servletToResume the servlet to call at the slot; null if the caller cannot call it again
-   *     (then the request holds its thread)
-   * @return true to run the servlet (or filter) now; false if the request was answered or suspended
+   * @return true to run the filters; false if the request was answered
+   */
+  boolean awaitBeforeFilters(HttpGate.Settings s) {
+    return onThisThread(s, response);
+  }
+
+  /**
+   * Waits for the request's slots where it reaches its servlet: suspended if it can be, else on
+   * this thread within {@code http.maxBlockedThreads}, else limited at once. Called on the
+   * request's thread, inside Weir's own section.
+   *
+   * @param http the HTTP request beneath {@code servletRequest}'s plain wrappers, for its API
+   * @param servletRequest the request as the servlet was called with it
+   * @param servletResponse the response as the servlet was called with it
+   * @return true to run the servlet now; false if the request was answered or suspended
    */
   boolean await(
       HttpGate.Settings s,
       ServletApi api,
-      Object request,
-      Object response,
-      Object servletToResume) {
+      Object http,
+      Object servletRequest,
+      Object servletResponse) {
     handedOver = true;
     if (held == 0) {
       return true;
     }
-    if (servletToResume != null
-        && !HttpWaits.goesAsync(servletToResume)
-        && Boolean.TRUE.equals(HttpGate.call(api.isAsyncSupported, request))
-        && !Boolean.TRUE.equals(HttpGate.call(api.isAsyncStarted, request))) {
-      Object started;
+    Object started = null;
+    if (suspendable(api, http, true)) {
       try {
-        started = HttpGate.call(api.startAsync, request);
-        HttpGate.call(api.setTimeout, started, Long.valueOf(0)); // the slot ends the wait
+        started =
+            HttpGate.call(api.startAsyncWith, servletRequest, servletRequest, servletResponse);
       } catch (RuntimeException cannotSuspend) {
-        started = null; // it said it could be suspended and then could not: as one that cannot
-      }
-      if (started != null) {
-        this.api = api;
-        this.request = request;
-        this.response = response;
-        this.servlet = servletToResume;
-        this.context = started;
-        this.status = s.status;
-        state.set(SUSPENDED); // published: the listener and the timer see the rest through it
-        try {
-          HttpGate.call(api.addListener, started, api.asyncListener(this));
-        } catch (RuntimeException | LinkageError cannotListen) {
-          // the container would not tell Weir of an end: without the listener the request is
-          // served at its slot all the same, and one the client left gives nothing back
-        }
-        new Wake(this).run();
-        return false;
+        // it said it could be suspended and then could not: as one that cannot
       }
     }
-    return onThisThread(s, api, response);
+    if (started != null) {
+      suspend(s, api, started, servletResponse, true);
+      return false;
+    }
+    return onThisThread(s, servletResponse);
+  }
+
+  /**
+   * Whether the servlet API lets Weir suspend the request now: asynchronous support on, not
+   * asynchronous already, and (where it is dispatched again) a {@code REQUEST} or {@code ASYNC}
+   * dispatch.
+   */
+  private static boolean suspendable(ServletApi api, Object http, boolean toDispatch) {
+    try {
+      if (!Boolean.TRUE.equals(HttpGate.call(api.isAsyncSupported, http))
+          || Boolean.TRUE.equals(HttpGate.call(api.isAsyncStarted, http))) {
+        return false;
+      }
+      if (!toDispatch) {
+        return true;
+      }
+      String type = String.valueOf(HttpGate.call(api.dispatcherType, http));
+      return type.equals("REQUEST") || type.equals("ASYNC");
+    } catch (RuntimeException cannotTell) {
+      return false;
+    }
+  }
+
+  /**
+   * The request's asynchronous cycle, started: no timeout, Weir's listener, the timer set for the
+   * last slot. At the slot the request is dispatched again ({@code dispatch}) or its cycle
+   * completed (a filter's answer held until its slot).
+   */
+  private void suspend(
+      HttpGate.Settings s, ServletApi api, Object started, Object answerTo, boolean dispatch) {
+    handedOver = true;
+    this.context = started;
+    this.answerTo = answerTo;
+    this.dispatchAtSlot = dispatch;
+    this.status = s.status;
+    try {
+      HttpGate.call(api.setTimeout, started, Long.valueOf(0)); // the slot ends the wait
+    } catch (RuntimeException keepsItsOwn) {
+      // the container keeps its own timeout: the listener gives the slots back if it comes first
+    }
+    state.set(SUSPENDED); // published: the listener and the timer see the rest through it
+    try {
+      HttpGate.call(api.addListener, started, api.asyncListener(this));
+    } catch (RuntimeException | LinkageError cannotListen) {
+      // the container would not tell Weir of an end: the request is resumed at its slot all the
+      // same, and one the client left gives nothing back
+    }
+    new Wake(this).run();
   }
 
   /**
    * Waits for the slots on the request's thread, within {@code http.maxBlockedThreads}; limited at
    * once, its slots given back, when every place is taken or the thread is interrupted.
+   *
+   * @return true to go on; false if the request was answered as limited
    */
-  private boolean onThisThread(HttpGate.Settings s, ServletApi api, Object response) {
-    String name = slotNames[0];
-    long retryAfter;
+  private boolean onThisThread(HttpGate.Settings s, Object answerTo) {
+    handedOver = true;
+    String name = slotRules[0].name;
     if (HttpWaits.takePlace()) {
       try {
         int h = held;
@@ -217,7 +316,7 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
         for (; j < h; j++) {
           long r = slots[j].await();
           if (r != 0) {
-            name = slotNames[j];
+            name = slotRules[j].name;
             break;
           }
         }
@@ -227,15 +326,85 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
         }
         // interrupted: the slots reached already are kept (those calls proceeded), the rest go back
         System.arraycopy(slots, j, slots, 0, h - j);
-        System.arraycopy(slotNames, j, slotNames, 0, h - j);
+        System.arraycopy(slotRules, j, slotRules, 0, h - j);
         held = h - j;
       } finally {
         HttpWaits.releasePlace();
       }
     }
-    retryAfter = Math.max(1, giveBack());
-    HttpGate.answer(api, response, s.status, retryAfter, name);
+    long retryAfter = Math.max(1, abandon());
+    HttpGate.answer(api, answerTo, s.status, retryAfter, name);
     return false;
+  }
+
+  /**
+   * Where the request's entrance returns (the container's call of its first filter) while the
+   * servlet's side never took its slots over: a filter answered it, or failed ({@code thrown}), or
+   * started its asynchronous cycle. Called on the request's thread, inside Weir's own section.
+   * Never throws.
+   */
+  void entranceReturned(HttpGate.Settings s, boolean thrown) {
+    if (handedOver) {
+      return;
+    }
+    try {
+      if (thrown || held == 0) {
+        settle();
+      } else if (Boolean.TRUE.equals(HttpGate.call(api.isAsyncStarted, request))) {
+        // a filter's own asynchronous cycle: the dispatch that reaches the servlet waits there, the
+        // entrance of the next dispatch settles, and the end of the cycle settles what is left
+        settling = false;
+        HttpGate.call(
+            api.addListener, HttpGate.call(api.asyncContext, request), api.asyncListener(this));
+      } else if (untilLastSlot() <= 0) {
+        settle(); // answered by a filter, at or after its slot
+      } else {
+        answeredEarly(s);
+      }
+    } catch (RuntimeException | LinkageError cannotTell) {
+      settle();
+    }
+  }
+
+  /**
+   * A filter answered the request before its slot: its entries wait before the filters from now on;
+   * its answer, if not sent yet, is held until the slot.
+   */
+  private void answeredEarly(HttpGate.Settings s) {
+    for (int j = 0; j < held; j++) {
+      Reservation r = slots[j];
+      if (r.reservedAtNanos() + r.waitNanos() - r.clock().nanoTime() > 0) {
+        slotRules[j].waitBeforeFilters();
+      }
+    }
+    if (Boolean.TRUE.equals(HttpGate.call(api.isCommitted, response))) {
+      settle(); // sent already: counted reached
+      return;
+    }
+    Object started = null;
+    if (suspendable(api, request, false)) {
+      try {
+        started = HttpGate.call(api.startAsync, request);
+      } catch (RuntimeException cannotSuspend) {
+        // as one that cannot be suspended
+      }
+    }
+    if (started != null) {
+      suspend(s, api, started, response, false);
+      return;
+    }
+    if (HttpWaits.takePlace()) {
+      try {
+        for (int j = 0; j < held; j++) {
+          if (slots[j].await() != 0) {
+            break; // interrupted: the answer goes now, counted reached
+          }
+        }
+      } finally {
+        HttpWaits.releasePlace();
+      }
+    }
+    settle();
   }
 
   /** The nanoseconds until the last of the request's slots, by each slot's limiter's clock. */
@@ -249,76 +418,29 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
   }
 
   /**
-   * Resumes the request at its slots, on the container's thread: the slots reached, the servlet
-   * called, the asynchronous cycle completed.
-   */
-  @Override
-  public void run() {
-    int[] section = CallDepth.enterWeir();
-    try {
-      if (!state.compareAndSet(SUSPENDED, RESUMED)) {
-        return; // given back already: the container ended the request first
-      }
-      for (int j = 0; j < held; j++) {
-        slots[j].admit();
-      }
-      held = 0;
-    } finally {
-      section[0]--;
-    }
-    try {
-      HttpGate.serve(servlet, request, response, true);
-    } catch (Throwable e) {
-      failed();
-      throw HttpGate.<RuntimeException>sneaky(e); // to the container's thread, as it was thrown
-    } finally {
-      complete();
-    }
-  }
-
-  /** A request that failed while resumed gets the 500 a failed synchronous request gets. */
-  private void failed() {
-    int[] section = CallDepth.enterWeir();
-    try {
-      Object http = HttpGate.httpResponse(api, response);
-      if (!Boolean.TRUE.equals(HttpGate.call(api.isCommitted, http))) {
-        HttpGate.call(api.sendError, http, Integer.valueOf(500));
-      }
-    } catch (RuntimeException | LinkageError cannotAnswer) {
-      // the client went away, or the response cannot be written: nothing more to do
-    } finally {
-      section[0]--;
-    }
-  }
-
-  private void complete() {
-    int[] section = CallDepth.enterWeir();
-    try {
-      HttpGate.call(api.complete, context);
-    } catch (RuntimeException endedAlready) {
-      // the application completed the cycle itself, or the container ended it
-    } finally {
-      section[0]--;
-    }
-  }
-
-  /**
-   * What the container reports of the suspended request (Weir's {@code AsyncListener}): before the
-   * slots, a timeout, an error or a completion gives them back with the permits taken at once; a
-   * timed-out request is answered as a limited request. After the slots, nothing.
+   * What the container reports of the request's asynchronous cycle (Weir's {@code AsyncListener}):
+   * suspended by Weir, a timeout, an error or a completion before the slots gives them back with
+   * the permits taken at once, and a timed-out request is answered as a limited request; in a
+   * filter's own cycle, its end settles the slots no servlet took over. After the slots, nothing.
    */
   @Override
   public void happened(String event) {
     int[] section = CallDepth.enterWeir();
     try {
-      if (!state.compareAndSet(SUSPENDED, ENDED)) {
-        return; // resumed already (the request runs on), or not suspended
+      if (state.get() == HELD) {
+        settle(); // a filter's own cycle ended
+        return;
       }
-      String name = held > 0 ? slotNames[0] : "";
-      long retryAfter = Math.max(1, giveBack());
+      if (!state.compareAndSet(SUSPENDED, ENDED)) {
+        return; // resumed already (the request runs on)
+      }
+      String name = held > 0 ? slotRules[0].name : "";
+      long retryAfter = Math.max(1, abandon());
       if (event.equals("onTimeout")) {
-        HttpGate.answer(api, response, status, retryAfter, name);
-        complete();
+        if (dispatchAtSlot) {
+          HttpGate.answer(api, answerTo, status, retryAfter, name);
+        }
+        HttpGate.call(api.complete, context);
       }
     } catch (RuntimeException | LinkageError cannotAnswer) {
       // the container ends the request as it ends any that failed
@@ -337,8 +459,10 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
   }
 
   /**
-   * The timer's task: once the last slot has come by its limiter's clock, asks the container to
-   * resume the request on its pool; before that, sets itself again for the time left.
+   * The timer's task: once the last slot has come by its limiter's clock, counts the slots reached
+   * and asks the container to dispatch the request again (or to complete it, for an answer held
+   * until its slot); before that, sets itself again for the time left. It runs no application code:
+   * the container runs the dispatch on its own pool.
    */
   private static final class Wake implements Runnable {
     private final HttpPassage passage;
@@ -358,12 +482,17 @@ final class HttpPassage implements Runnable, ServletApi.AsyncEvents {
         HttpWaits.schedule(this, left);
         return;
       }
+      if (!p.state.compareAndSet(SUSPENDED, RESUMED)) {
+        return;
+      }
+      int[] section = CallDepth.enterWeir();
       try {
-        HttpGate.call(p.api.start, p.context, p);
-      } catch (RuntimeException | LinkageError cannotResume) {
-        // the container ended the request meanwhile (its listener gave the slots back), or will
-        // not run it: give the slots back and answer it as limited
-        p.happened("onTimeout");
+        p.admitAll();
+        HttpGate.call(p.dispatchAtSlot ? p.api.dispatch : p.api.complete, p.context);
+      } catch (RuntimeException | LinkageError endedMeanwhile) {
+        // the container ended the request as its slot came: nothing is left to resume
+      } finally {
+        section[0]--;
       }
     }
   }

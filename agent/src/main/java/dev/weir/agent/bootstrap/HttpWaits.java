@@ -3,19 +3,18 @@ package dev.weir.agent.bootstrap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * How an {@code http} request that must wait ({@code onLimit: WAIT}, SHAPING) is delayed (SPEC
  * "Legacy web apps"): the two resources it may use, and their bounds.
  *
- * <p><b>Suspended.</b> A request the servlet API lets Weir suspend (asynchronous support on, not
- * asynchronous already, and a gate that can run its servlet later) holds no thread: {@link
- * HttpPassage} starts its asynchronous cycle, and one timer thread of Weir's ({@value #TIMER})
- * hands it back to the container at its slot ({@code AsyncContext.start}, which runs it on the
- * container's own pool). The timer thread runs no application code and no container I/O: it only
- * asks the container to resume.
+ * <p><b>Suspended.</b> A request the servlet API lets Weir suspend at its servlet (asynchronous
+ * support on, not asynchronous already) holds no thread: {@link HttpPassage} starts its
+ * asynchronous cycle, and one timer thread of Weir's ({@value #TIMER}) hands it back to the
+ * container at its slot ({@code AsyncContext.dispatch()}, which the container runs on its own pool,
+ * through the filters, to the servlet). The timer thread runs no application code and no container
+ * I/O: it only asks the container to dispatch.
  *
  * <p><b>Holding its thread.</b> A request that cannot be suspended waits on its thread as a method
  * call waits; at most {@link #maxBlockedThreads()} do so at once in the JVM ({@code
@@ -50,18 +49,6 @@ final class HttpWaits {
   }
 
   private static volatile Timer timer;
-
-  /** Whether an installed entry may make a request wait. */
-  private static volatile boolean waitingEntries;
-
-  /** Servlet classes seen to start a request's asynchronous cycle themselves. */
-  private static final ClassValue<AtomicBoolean> GOES_ASYNC =
-      new ClassValue<AtomicBoolean>() {
-        @Override
-        protected AtomicBoolean computeValue(Class<?> type) {
-          return new AtomicBoolean();
-        }
-      };
 
   private HttpWaits() {}
 
@@ -118,52 +105,6 @@ final class HttpWaits {
   /** Gives back a place {@link #takePlace} took. */
   static void releasePlace() {
     BLOCKED.decrementAndGet();
-  }
-
-  /**
-   * Says whether an installed entry may make a request wait ({@code WAIT}, SHAPING): only then does
-   * {@link #served} look at requests.
-   *
-   * @param any true if one may
-   */
-  static void waitingEntries(boolean any) {
-    waitingEntries = any;
-  }
-
-  /**
-   * Looks at a request its servlet has just served, when entries may make requests wait: a servlet
-   * that started the request's asynchronous cycle itself will do so again, which it cannot within a
-   * cycle Weir started (the container refuses a second start), so its requests are never suspended
-   * from now on (they hold their thread, within {@link #maxBlockedThreads()}). Never throws.
-   *
-   * @param servlet the servlet
-   * @param request the request it was called with
-   */
-  static void served(Object servlet, Object request) {
-    if (!waitingEntries || GOES_ASYNC.get(servlet.getClass()).get()) {
-      return;
-    }
-    int[] section = CallDepth.enterWeir();
-    try {
-      ServletApi api = ServletApi.of(request);
-      if (api.broken == null && Boolean.TRUE.equals(HttpGate.call(api.isAsyncStarted, request))) {
-        GOES_ASYNC.get(servlet.getClass()).set(true);
-      }
-    } catch (RuntimeException | LinkageError cannotTell) {
-      // a request the servlet API cannot ask: nothing learnt
-    } finally {
-      section[0]--;
-    }
-  }
-
-  /**
-   * Whether a servlet was seen to start a request's asynchronous cycle itself ({@link #served}).
-   *
-   * @param servlet the servlet
-   * @return true if its requests must not be suspended
-   */
-  static boolean goesAsync(Object servlet) {
-    return GOES_ASYNC.get(servlet.getClass()).get();
   }
 
   /**

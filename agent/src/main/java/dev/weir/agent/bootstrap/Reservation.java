@@ -12,10 +12,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ways, exactly once whatever races: {@link #admit} at or after its slot (counted granted and
  * waited, its wait recorded), or {@link #abandon} before it (the client went away, the container
  * timed the request out, it could not be suspended): its slot is given back by the rule for
- * interrupted waiters, where no later call holds a slot after it, and it is counted rejected.
+ * interrupted waiters, where no later call holds a slot after it, and it is counted rejected; or
+ * {@link #withdraw} before it, when another limit refused the call: given back, counted neither
+ * way.
  *
- * <p>Thread-safe: {@link #admit} and {@link #abandon} may race from different threads; the first
- * decides.
+ * <p>Thread-safe: {@link #admit}, {@link #abandon} and {@link #withdraw} may race from different
+ * threads; the first decides.
  */
 public final class Reservation {
   /** A call admitted at once. */
@@ -160,6 +162,21 @@ public final class Reservation {
       return -1;
     }
     return limiter.abandonReserved(this);
+  }
+
+  /**
+   * Ends the wait before the slot for a call another limit refused, so that it is charged by none:
+   * the slot is given back as by {@link #abandon}, and the call is counted neither granted nor
+   * rejected (it was never admitted here, nor limited here). Never blocks.
+   *
+   * @return true if this ended it; false if it had ended already
+   */
+  public boolean withdraw() {
+    if (!waits() || !ended.compareAndSet(PENDING, ENDED)) {
+      return false;
+    }
+    limiter.withdrawReserved(this);
+    return true;
   }
 
   /**

@@ -212,11 +212,12 @@ final class ServletApi {
   final MethodHandle writer;
   final MethodHandle isAsyncSupported;
   final MethodHandle startAsync;
+  final MethodHandle startAsyncWith;
+  final MethodHandle asyncContext;
   final MethodHandle setTimeout;
   final MethodHandle addListener;
-  final MethodHandle start;
+  final MethodHandle dispatch;
   final MethodHandle complete;
-  final MethodHandle sendError;
 
   /** The API's {@code HttpServletResponse}; null for {@link #NONE}. */
   final Class<?> responseType;
@@ -232,7 +233,8 @@ final class ServletApi {
     userPrincipal =
         isAsyncStarted = isCommitted = resetBuffer = setStatus = setHeader = setContentType = null;
     setContentLength = outputStream = writer = null;
-    isAsyncSupported = startAsync = setTimeout = addListener = start = complete = sendError = null;
+    isAsyncSupported = startAsync = startAsyncWith = asyncContext = null;
+    setTimeout = addListener = dispatch = complete = null;
     responseType = asyncListenerType = null;
   }
 
@@ -270,15 +272,16 @@ final class ServletApi {
     setContentLength = handle(plainResponse, "setContentLength", int.class);
     outputStream = handle(plainResponse, "getOutputStream");
     writer = handle(plainResponse, "getWriter");
-    Class<?> asyncContext = Class.forName(namespace + ".servlet.AsyncContext", false, loader);
+    Class<?> contextType = Class.forName(namespace + ".servlet.AsyncContext", false, loader);
     asyncListenerType = Class.forName(namespace + ".servlet.AsyncListener", false, loader);
     isAsyncSupported = handle(plainRequest, "isAsyncSupported");
     startAsync = handle(plainRequest, "startAsync");
-    setTimeout = handle(asyncContext, "setTimeout", long.class);
-    addListener = handle(asyncContext, "addListener", asyncListenerType);
-    start = handle(asyncContext, "start", Runnable.class);
-    complete = handle(asyncContext, "complete");
-    sendError = handle(response, "sendError", int.class);
+    startAsyncWith = handle(plainRequest, "startAsync", plainRequest, plainResponse);
+    asyncContext = handle(plainRequest, "getAsyncContext");
+    setTimeout = handle(contextType, "setTimeout", long.class);
+    addListener = handle(contextType, "addListener", asyncListenerType);
+    dispatch = handle(contextType, "dispatch");
+    complete = handle(contextType, "complete");
   }
 
   /**

@@ -73,6 +73,16 @@ final class AgentBean implements AgentMBean {
 
   @Override
   public String[] getLimiters() {
+    return limiterNames();
+  }
+
+  /**
+   * The names of the JVM's limiters, each once however many class loaders hold a limiter of that
+   * name: what {@code Limiters} shows and {@code list} counts.
+   *
+   * @return the names, sorted
+   */
+  static String[] limiterNames() {
     TreeSet<String> names = new TreeSet<String>();
     for (LimiterRegistry.Slot slot : LimiterRegistry.bucketLimiters()) {
       names.add(slot.limiter.name());

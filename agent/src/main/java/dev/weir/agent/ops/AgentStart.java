@@ -23,9 +23,9 @@ public final class AgentStart {
   static final String VERSION_PROPERTY = "dev.weir.agent.version";
 
   /**
-   * The system property that says how many limiters the agent holds, kept by its management thread
-   * within a quarter of a second: the command line's {@code list} reads it with the version, so it
-   * starts no management agent in JVMs it only lists.
+   * The system property that says how many limiters (by name, as {@code Limiters}) the agent holds,
+   * kept by its management thread within a quarter of a second: the command line's {@code list}
+   * reads it with the version, so it starts no management agent in JVMs it only lists.
    */
   static final String LIMITERS_PROPERTY = "dev.weir.agent.limiters";
 

@@ -122,7 +122,7 @@ final class Management implements Runnable {
     if (now != toldVersion || dropped) {
       toldVersion = now;
       System.setProperty(
-          AgentStart.LIMITERS_PROPERTY, Integer.toString(LimiterRegistry.bucketLimiters().size()));
+          AgentStart.LIMITERS_PROPERTY, Integer.toString(AgentBean.limiterNames().length));
     }
     if (second) {
       for (LimiterRegistry.Slot slot : LimiterRegistry.bucketLimiters()) {

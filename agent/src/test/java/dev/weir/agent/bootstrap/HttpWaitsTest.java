@@ -21,6 +21,7 @@ import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.Servlet;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -33,10 +34,11 @@ import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 
 /**
- * Requests that wait in the gate: suspended with the servlet API's async and resumed at their slot
- * by the timer, or holding their thread within {@code http.maxBlockedThreads}; on stubbed servlet
- * API objects, a fake clock and a timer the test runs by hand. Real containers are {@code
- * WaitingRequestsIT}'s.
+ * Requests that wait in the gate: suspended at their servlet with the servlet API's async and
+ * dispatched again at their slot by the timer, or holding their thread within {@code
+ * http.maxBlockedThreads}; on stubbed servlet API objects, a fake clock and a timer the test runs
+ * by hand (the test plays the container, and runs the dispatch the timer asks for). Real containers
+ * are {@code WaitingRequestsIT}'s.
  */
 class HttpWaitsTest {
   private static final long MS = 1_000_000L;
@@ -64,55 +66,98 @@ class HttpWaitsTest {
   }
 
   private BucketLimiter shaping(double rate, long capacity) {
-    GcraBucket bucket =
-        GcraBucket.create(Discipline.SHAPING, rate, SECONDS, capacity, false, Long.MAX_VALUE, 0);
-    BucketLimiter limiter = new BucketLimiter("waits", "Test", bucket, 1, clock);
-    String name = "waits-" + names++;
-    int id = LimiterRegistry.register("name " + name, limiter);
-    HttpGate.install(
-        List.of(
-            new HttpRule(id, name, List.of(PathPattern.parse("/api/**")), List.of(), null, true)),
-        List.of(),
-        429);
+    BucketLimiter limiter = shapingLimiter(rate, capacity);
+    HttpGate.install(List.of(rule(limiter, null, true)), List.of(), 429);
     return limiter;
   }
 
-  /** A request with attributes, async support as given, and an asynchronous context to start. */
+  private BucketLimiter shapingLimiter(double rate, long capacity) {
+    GcraBucket bucket =
+        GcraBucket.create(Discipline.SHAPING, rate, SECONDS, capacity, false, Long.MAX_VALUE, 0);
+    return new BucketLimiter("waits", "Test", bucket, 1, clock);
+  }
+
+  private static HttpRule rule(BucketLimiter limiter, String key, boolean waits) {
+    String name = "waits-" + names++;
+    int id = LimiterRegistry.register("name " + name, limiter);
+    return new HttpRule(id, name, List.of(PathPattern.parse("/api/**")), List.of(), key, waits);
+  }
+
+  /**
+   * A request with attributes, async support as given, and an asynchronous context to start (with
+   * or without the request and response): a dispatch of its own after {@link #dispatchedAgain}.
+   */
   private static HttpServletRequest request(boolean asyncSupported, AsyncContext context) {
     HttpServletRequest req = mock(HttpServletRequest.class);
     Map<String, Object> attributes = new HashMap<>();
-    when(req.getDispatcherType()).thenReturn(DispatcherType.REQUEST);
+    DispatcherType[] type = {DispatcherType.REQUEST};
+    boolean[] started = {false};
+    when(req.getDispatcherType()).thenAnswer(i -> type[0]);
     when(req.getMethod()).thenReturn("GET");
     when(req.getServletPath()).thenReturn("/api");
     when(req.getPathInfo()).thenReturn("/x");
+    when(req.getRequestURI()).thenReturn("/api/x");
     when(req.getAttribute(any())).thenAnswer(i -> attributes.get(i.getArgument(0)));
-    org.mockito.Mockito.doAnswer(i -> attributes.put(i.getArgument(0), i.getArgument(1)))
+    doAnswer(i -> attributes.put(i.getArgument(0), i.getArgument(1)))
         .when(req)
         .setAttribute(any(), any());
     when(req.isAsyncSupported()).thenReturn(asyncSupported);
-    when(req.startAsync()).thenReturn(context);
+    when(req.isAsyncStarted()).thenAnswer(i -> started[0]);
+    when(req.getAsyncContext()).thenReturn(context);
+    when(req.startAsync())
+        .thenAnswer(
+            i -> {
+              started[0] = true;
+              return context;
+            });
+    when(req.startAsync(any(), any()))
+        .thenAnswer(
+            i -> {
+              started[0] = true;
+              return context;
+            });
+    // the container's dispatch: a new one, not asynchronous until started again
+    attributes.put(
+        "test.dispatch",
+        (Runnable)
+            () -> {
+              type[0] = DispatcherType.ASYNC;
+              started[0] = false;
+            });
     return req;
+  }
+
+  /** Makes {@code req} what the container dispatches again: an ASYNC dispatch, not started. */
+  private static void dispatchedAgain(HttpServletRequest req) {
+    ((Runnable) req.getAttribute("test.dispatch")).run();
+  }
+
+  /** Makes {@code req} look started by the application itself. */
+  private static void startedByTheApplication(HttpServletRequest req) {
+    req.startAsync();
   }
 
   private static HttpServletResponse response(ByteArrayOutputStream body) throws Exception {
     return HttpGateTest.response(body);
   }
 
-  /** The listener Weir added to a context, and the task it asked the context to start. */
+  /** The listener Weir added to a context. */
   private static AsyncListener listenerOf(AsyncContext context) {
     ArgumentCaptor<AsyncListener> listener = ArgumentCaptor.forClass(AsyncListener.class);
     verify(context).addListener(listener.capture());
     return listener.getValue();
   }
 
-  private static Runnable startedOn(AsyncContext context) {
-    ArgumentCaptor<Runnable> task = ArgumentCaptor.forClass(Runnable.class);
-    verify(context).start(task.capture());
-    return task.getValue();
+  private void runDue() {
+    List<Runnable> now = new ArrayList<>(due);
+    due.clear();
+    for (Runnable task : now) {
+      task.run();
+    }
   }
 
   @Test
-  void aWaitingRequestIsSuspendedAndServedAtItsSlotOnTheContainersThread() throws Exception {
+  void aWaitingRequestIsSuspendedAndDispatchedAgainAtItsSlot() throws Exception {
     BucketLimiter limiter = shaping(10, 5);
     Servlet servlet = mock(Servlet.class);
     HttpServletResponse res = response(new ByteArrayOutputStream());
@@ -122,23 +167,28 @@ class HttpWaitsTest {
     HttpServletRequest waiting = request(true, context);
     HttpGate.service(servlet, waiting, res);
     verify(servlet, times(1)).service(any(), any()); // not yet: suspended
+    verify(waiting).startAsync(waiting, res); // as the servlet was called with them
     verify(context).setTimeout(0); // its slot ends the wait, not the container
     assertEquals(List.of(100 * MS), delays, "the timer is set for its slot");
     assertEquals(1, limiter.waiting());
     assertEquals(0, clock.parkedNanos(), "no thread slept");
-    verify(context, never()).start(any());
+    verify(context, never()).dispatch();
 
     clock.advance(100 * MS);
-    due.remove(0).run(); // Weir's timer: asks the container to run it, runs nothing itself
-    verify(servlet, times(1)).service(any(), any());
-    startedOn(context).run(); // the container's thread
-    verify(servlet).service(waiting, res);
-    verify(context).complete();
+    runDue(); // Weir's timer: counts the slot reached, asks the container to dispatch
+    verify(context).dispatch();
+    verify(servlet, times(1)).service(any(), any()); // the timer runs nothing of the application
     assertEquals(0, limiter.waiting());
     assertEquals(2, limiter.granted());
     assertEquals(1, limiter.waited());
     assertEquals(100 * MS, limiter.totalWaitNanos());
-    assertEquals(1, waiting.getAttribute(HttpGate.COUNTED) == null ? 0 : 1, "counted once");
+
+    dispatchedAgain(waiting); // the container's thread: the ASYNC dispatch reaches the servlet
+    HttpGate.service(servlet, waiting, res);
+    verify(servlet).service(waiting, res);
+    verify(context, never()).complete(); // the container ends the dispatch as any other
+    assertEquals(2, limiter.granted(), "counted once");
+    assertEquals(0, limiter.rejected());
   }
 
   @Test
@@ -166,17 +216,39 @@ class HttpWaitsTest {
     verify(res).setStatus(429);
     verify(earlier).complete();
     assertTrue(body.toString().startsWith("rate limited by 'waits-"), body.toString());
-    // their slots come: nothing runs, and the container is not asked to run anything
+    // their slots come: nothing runs, and the container is asked for nothing
     clock.advance(200 * MS);
-    for (Runnable task : due) {
-      task.run();
-    }
-    verify(earlier, never()).start(any());
-    verify(last, never()).start(any());
+    runDue();
+    verify(earlier, never()).dispatch();
+    verify(last, never()).dispatch();
+    verify(last, never()).complete();
     verify(servlet, times(1)).service(any(), any());
     assertEquals(2, limiter.rejected());
     assertEquals(1, limiter.granted());
     assertEquals(0, limiter.waiting());
+  }
+
+  @Test
+  void aContainerThatWillNotDispatchAtTheSlotLeavesNothingToTheTimer() throws Exception {
+    BucketLimiter limiter = shaping(10, 5);
+    Servlet servlet = mock(Servlet.class);
+    HttpServletResponse res = response(new ByteArrayOutputStream());
+    HttpGate.service(servlet, request(true, mock(AsyncContext.class)), res);
+    AsyncContext context = mock(AsyncContext.class);
+    doAnswer(
+            i -> {
+              throw new IllegalStateException("the request has ended");
+            })
+        .when(context)
+        .dispatch();
+    HttpGate.service(servlet, request(true, context), res);
+    clock.advance(100 * MS);
+    runDue(); // the container refuses: the timer writes nothing and completes nothing
+    verify(res, never()).setStatus(anyInt());
+    verify(context, never()).complete();
+    assertTrue(due.isEmpty());
+    assertEquals(0, limiter.waiting());
+    assertEquals(2, limiter.granted(), "its slot had come: counted reached");
   }
 
   @Test
@@ -194,45 +266,23 @@ class HttpWaitsTest {
     assertEquals(1, limiter.waited());
   }
 
-  /** A servlet class of its own (what the gate learns is per class), counting its requests. */
-  static final class StartsAsync implements Servlet {
-    final List<Object> served = new ArrayList<>();
-
-    @Override
-    public void init(jakarta.servlet.ServletConfig config) {}
-
-    @Override
-    public jakarta.servlet.ServletConfig getServletConfig() {
-      return null;
-    }
-
-    @Override
-    public void service(jakarta.servlet.ServletRequest req, jakarta.servlet.ServletResponse res) {
-      served.add(req);
-    }
-
-    @Override
-    public String getServletInfo() {
-      return "starts async";
-    }
-
-    @Override
-    public void destroy() {}
-  }
-
   @Test
-  void aServletSeenGoingAsynchronousItselfIsNeverSuspended() throws Exception {
+  void aRequestAsynchronousAlreadyOrIncludedHoldsItsThread() throws Exception {
     shaping(10, 5);
-    StartsAsync servlet = new StartsAsync();
-    HttpServletRequest first = request(true, mock(AsyncContext.class));
-    when(first.isAsyncStarted()).thenReturn(true); // as the servlet left it
+    Servlet servlet = mock(Servlet.class);
     HttpServletResponse res = response(new ByteArrayOutputStream());
-    HttpGate.service(servlet, first, res);
-    HttpServletRequest second = request(true, mock(AsyncContext.class));
-    HttpGate.service(servlet, second, res); // would wait: holds its thread instead
-    verify(second, never()).startAsync();
+    HttpGate.service(servlet, request(true, mock(AsyncContext.class)), res);
+    HttpServletRequest started = request(true, mock(AsyncContext.class));
+    startedByTheApplication(started);
+    HttpGate.service(servlet, started, res);
+    verify(started, never()).startAsync(any(), any());
     assertEquals(100 * MS, clock.parkedNanos());
-    assertEquals(List.of(first, second), servlet.served);
+    HttpServletRequest included = request(true, mock(AsyncContext.class));
+    when(included.getDispatcherType()).thenReturn(DispatcherType.INCLUDE);
+    HttpGate.service(servlet, included, res);
+    verify(included, never()).startAsync(any(), any());
+    assertEquals(200 * MS, clock.parkedNanos(), "the included one waited its 100 ms on its thread");
+    verify(servlet, times(3)).service(any(), any());
   }
 
   @Test
@@ -249,18 +299,27 @@ class HttpWaitsTest {
     assertEquals(0, clock.parkedNanos());
     assertEquals(1, limiter.rejected());
     assertEquals(4, limiter.availablePermits(), "its slot went back");
-    // the prologue (no servlet to resume) is held to the same bound
+    // a servlet's own prologue suspends as the container's call does, and is held to the bound
     HttpServletResponse prologue = response(new ByteArrayOutputStream());
-    assertFalse(HttpGate.pass(request(true, mock(AsyncContext.class)), prologue));
+    assertFalse(HttpGate.pass(request(false, null), prologue));
     verify(prologue).setStatus(429);
+    AsyncContext context = mock(AsyncContext.class);
+    HttpServletRequest suspended = request(true, context);
+    assertFalse(HttpGate.pass(suspended, prologue));
+    verify(suspended).startAsync(suspended, prologue);
   }
 
-  /** A filter that passes the request on to {@code servlet}, as the container's chain would. */
-  private static Filter passingTo(Servlet servlet) throws Exception {
+  /** A filter that wraps the request and passes it on to {@code servlet}, as a chain would. */
+  private static Filter wrappingFor(Servlet servlet) throws Exception {
     Filter filter = mock(Filter.class);
     doAnswer(
             i -> {
-              HttpGate.service(servlet, i.getArgument(0), i.getArgument(1));
+              HttpServletRequest req = i.getArgument(0);
+              Object wrapped =
+                  req.getDispatcherType() == DispatcherType.REQUEST
+                      ? new HttpServletRequestWrapper(req)
+                      : req; // an async dispatch carries the wrapper already
+              HttpGate.service(servlet, wrapped, i.getArgument(1));
               return null;
             })
         .when(filter)
@@ -269,11 +328,11 @@ class HttpWaitsTest {
   }
 
   @Test
-  void aWaitingRequestRunsItsFiltersThenIsSuspendedAtItsServletAndServedAtItsSlot()
+  void aWaitingRequestRunsItsFiltersIsSuspendedAtItsServletAndDispatchedWithTheirWrappers()
       throws Exception {
     BucketLimiter limiter = shaping(10, 5);
     Servlet servlet = mock(Servlet.class);
-    Filter filter = passingTo(servlet);
+    Filter filter = wrappingFor(servlet);
     FilterChain chain = mock(FilterChain.class);
     HttpServletResponse res = response(new ByteArrayOutputStream());
     HttpGate.filter(filter, request(true, mock(AsyncContext.class)), res, chain);
@@ -282,83 +341,194 @@ class HttpWaitsTest {
     HttpServletRequest waiting = request(true, context);
     HttpGate.filter(filter, waiting, res, chain);
     verify(filter).doFilter(waiting, res, chain); // its filters ran: the servlet waits
-    verify(servlet, never()).service(waiting, res);
-    verify(context).setTimeout(0);
-    assertEquals(List.of(100 * MS), delays);
+    ArgumentCaptor<jakarta.servlet.ServletRequest> wrapper =
+        ArgumentCaptor.forClass(jakarta.servlet.ServletRequest.class);
+    verify(waiting).startAsync(wrapper.capture(), any());
+    assertTrue(wrapper.getValue() instanceof HttpServletRequestWrapper, "the filter's wrapper");
     assertEquals(1, limiter.waiting(), "suspended: the entrance left its slot to the servlet");
     assertEquals(0, clock.parkedNanos());
 
     clock.advance(100 * MS);
-    due.remove(0).run();
-    startedOn(context).run();
-    verify(servlet).service(waiting, res);
-    verify(filter, times(2))
-        .doFilter(any(), any(), any()); // not run again: never more, never fewer
-    verify(context).complete();
+    runDue();
+    verify(context).dispatch();
     assertEquals(0, limiter.waiting());
+    // the container dispatches it again through its filters, with the wrapper it was suspended with
+    dispatchedAgain(waiting);
+    HttpGate.filter(filter, wrapper.getValue(), res, chain);
+    verify(servlet).service(wrapper.getValue(), res);
+    verify(servlet, times(2)).service(any(), any());
     assertEquals(2, limiter.granted());
     assertEquals(1, limiter.waited());
+    assertEquals(0, limiter.rejected());
   }
 
   @Test
-  void aRequestAFilterAnswersIsChargedAtTheEntranceAndNeverSuspended() throws Exception {
-    BucketLimiter limiter = shaping(10, 2);
-    Filter answers = mock(Filter.class); // a login filter: answers, never calls the chain
-    FilterChain chain = mock(FilterChain.class);
-    HttpServletResponse res = response(new ByteArrayOutputStream());
-    for (int i = 0; i < 2; i++) {
-      HttpServletRequest req = request(true, mock(AsyncContext.class));
-      HttpGate.filter(answers, req, res, chain);
-      verify(req, never()).startAsync();
-    }
-    verify(answers, times(2)).doFilter(any(), any(), any());
-    assertEquals(0, limiter.waiting(), "its slot counted reached when its entrance returned");
-    assertEquals(2, limiter.granted());
-    assertEquals(1, limiter.waited());
-    // the queue of two slots is full: the next is limited before the filter, charged by none
-    HttpServletResponse limited = response(new ByteArrayOutputStream());
-    HttpServletRequest third = request(true, mock(AsyncContext.class));
-    HttpGate.filter(answers, third, limited, chain);
-    HttpGate.filter(answers, request(true, mock(AsyncContext.class)), limited, chain);
-    verify(limited, times(2)).setStatus(429);
-    verify(answers, times(2)).doFilter(any(), any(), any());
-    assertEquals(2, limiter.rejected());
-  }
-
-  @Test
-  void aFilterHoldersPrologueLeavesTheWaitToTheServletAndTheFilterCallInsideItSettles()
+  void aFilterAnswerBeforeItsSlotIsHeldUntilTheSlotAndItsEntryWaitsBeforeTheFiltersFromThen()
       throws Exception {
-    // Jetty's FilterHolder and Undertow's ManagedFilter have a doFilter of their own: its prologue
-    // is the entrance, and the container's call of the filter inside it sees the request end
-    BucketLimiter limiter = shaping(10, 5);
-    Servlet servlet = mock(Servlet.class);
-    Filter filter = passingTo(servlet);
+    BucketLimiter limiter = shaping(10, 4);
+    List<Long> ranAt = new ArrayList<>();
+    Filter answers = mock(Filter.class); // a login filter: answers, never calls the chain
+    doAnswer(
+            i -> {
+              ranAt.add(clock.nanoTime());
+              return null;
+            })
+        .when(answers)
+        .doFilter(any(), any(), any());
     FilterChain chain = mock(FilterChain.class);
     HttpServletResponse res = response(new ByteArrayOutputStream());
     HttpServletRequest first = request(true, mock(AsyncContext.class));
-    assertTrue(HttpGate.enter(first, res));
-    HttpGate.filter(filter, first, res, chain);
-    AsyncContext context = mock(AsyncContext.class);
-    HttpServletRequest second = request(true, context);
-    assertTrue(HttpGate.enter(second, res), "its filters run first");
-    HttpGate.filter(filter, second, res, chain);
-    verify(servlet, never()).service(second, res);
-    assertEquals(0, clock.parkedNanos(), "suspended at its servlet: no thread held");
-    clock.advance(100 * MS);
-    due.remove(0).run();
-    startedOn(context).run();
-    verify(servlet).service(second, res);
-    assertEquals(1, limiter.waited());
+    HttpGate.filter(answers, first, res, chain);
+    verify(first, never()).startAsync();
+    assertEquals(0, limiter.waiting(), "at its slot: settled when its entrance returned");
 
-    // a filter that answers: the filter call inside the holder counts the slot reached
-    Filter answers = mock(Filter.class);
-    HttpServletRequest third = request(true, mock(AsyncContext.class));
-    assertTrue(HttpGate.enter(third, res));
+    AsyncContext held = mock(AsyncContext.class);
+    HttpServletRequest early = request(true, held);
+    HttpGate.filter(answers, early, res, chain); // answered before its slot: its answer is held
+    verify(early).startAsync();
+    verify(held).setTimeout(0);
     assertEquals(1, limiter.waiting());
-    HttpGate.filter(answers, third, res, chain);
+    clock.advance(100 * MS);
+    runDue();
+    verify(held).complete(); // the answer leaves at its slot
+    verify(held, never()).dispatch();
     assertEquals(0, limiter.waiting());
+
+    // from now on the entry's requests wait before the filters, on their thread
+    HttpServletRequest later = request(true, mock(AsyncContext.class));
+    HttpGate.filter(answers, later, res, chain);
+    verify(later, never()).startAsync();
+    verify(later, never()).startAsync(any(), any());
+    assertEquals(100 * MS, clock.parkedNanos());
+    assertEquals(List.of(0L, 0L, 200 * MS), ranAt, "the early one's work ran at once; no later");
     assertEquals(3, limiter.granted());
-    verify(third, never()).startAsync();
+    assertEquals(2, limiter.waited());
+    assertEquals(0, limiter.rejected());
+    assertEquals(0, limiter.waiting());
+  }
+
+  @Test
+  void aFilterAnswerSentAlreadyIsCountedReached() throws Exception {
+    BucketLimiter limiter = shaping(10, 4);
+    Filter answers = mock(Filter.class);
+    FilterChain chain = mock(FilterChain.class);
+    HttpServletResponse res = response(new ByteArrayOutputStream());
+    HttpGate.filter(answers, request(true, mock(AsyncContext.class)), res, chain);
+    HttpServletResponse committed = response(new ByteArrayOutputStream());
+    when(committed.isCommitted()).thenReturn(true);
+    HttpServletRequest early = request(true, mock(AsyncContext.class));
+    HttpGate.filter(answers, early, committed, chain);
+    verify(early, never()).startAsync();
+    assertEquals(0, limiter.waiting());
+    assertEquals(2, limiter.granted());
+    assertEquals(0, clock.parkedNanos());
+  }
+
+  @Test
+  void theQueueFullARequestIsLimitedBeforeItsFiltersAndChargedByNone() throws Exception {
+    BucketLimiter limiter = shaping(10, 2);
+    Filter answers = mock(Filter.class);
+    FilterChain chain = mock(FilterChain.class);
+    HttpServletResponse res = response(new ByteArrayOutputStream());
+    HttpGate.filter(answers, request(true, mock(AsyncContext.class)), res, chain);
+    HttpGate.filter(answers, request(true, mock(AsyncContext.class)), res, chain);
+    HttpServletResponse limited = response(new ByteArrayOutputStream());
+    HttpGate.filter(answers, request(true, mock(AsyncContext.class)), limited, chain);
+    verify(limited).setStatus(429);
+    verify(answers, times(2)).doFilter(any(), any(), any());
+    assertEquals(1, limiter.rejected());
+  }
+
+  @Test
+  void aFilterThatGoesAsynchronousItselfLeavesTheSlotToTheDispatchThatReachesTheServlet()
+      throws Exception {
+    BucketLimiter limiter = shaping(10, 5);
+    Servlet servlet = mock(Servlet.class);
+    AsyncContext context = mock(AsyncContext.class);
+    Filter goesAsync = mock(Filter.class); // starts the cycle, dispatches later itself
+    doAnswer(
+            i -> {
+              HttpServletRequest req = i.getArgument(0);
+              if (req.getDispatcherType() == DispatcherType.REQUEST) {
+                req.startAsync();
+              } else {
+                HttpGate.service(servlet, req, i.getArgument(1));
+              }
+              return null;
+            })
+        .when(goesAsync)
+        .doFilter(any(), any(), any());
+    FilterChain chain = mock(FilterChain.class);
+    HttpServletResponse res = response(new ByteArrayOutputStream());
+    HttpGate.service(servlet, request(true, mock(AsyncContext.class)), res);
+    HttpServletRequest req = request(true, context);
+    HttpGate.filter(goesAsync, req, res, chain);
+    assertEquals(1, limiter.waiting(), "not settled: the filter's cycle is open");
+    listenerOf(context); // Weir listens to the filter's cycle
+    // the filter dispatches it before its slot: it waits at the servlet, suspended again
+    dispatchedAgain(req);
+    HttpGate.filter(goesAsync, req, res, chain);
+    verify(servlet, times(1)).service(any(), any());
+    verify(req).startAsync(req, res);
+    clock.advance(100 * MS);
+    runDue();
+    verify(context).dispatch();
+    HttpGate.filter(goesAsync, req, res, chain);
+    verify(servlet).service(req, res);
+    assertEquals(0, limiter.waiting());
+    assertEquals(2, limiter.granted());
+    assertEquals(0, limiter.rejected());
+  }
+
+  @Test
+  void aFilterThatCompletesItsOwnCycleSettlesTheSlotAtItsEnd() throws Exception {
+    BucketLimiter limiter = shaping(10, 5);
+    AsyncContext context = mock(AsyncContext.class);
+    Filter goesAsync = mock(Filter.class);
+    doAnswer(
+            i -> {
+              ((HttpServletRequest) i.getArgument(0)).startAsync();
+              return null;
+            })
+        .when(goesAsync)
+        .doFilter(any(), any(), any());
+    FilterChain chain = mock(FilterChain.class);
+    HttpServletResponse res = response(new ByteArrayOutputStream());
+    HttpGate.filter(goesAsync, request(true, mock(AsyncContext.class)), res, chain);
+    HttpGate.filter(goesAsync, request(true, context), res, chain);
+    assertEquals(1, limiter.waiting());
+    listenerOf(context).onComplete(new AsyncEvent(context));
+    assertEquals(0, limiter.waiting());
+    assertEquals(2, limiter.granted());
+  }
+
+  @Test
+  void aRequestAUserEntryRefusesGivesItsSlotBackCountedByNeither() throws Exception {
+    BucketLimiter shaped = shapingLimiter(10, 5);
+    GcraBucket oneEach =
+        GcraBucket.create(Discipline.TOKEN_BUCKET, 1, SECONDS, 1, false, Long.MAX_VALUE, 0);
+    BucketLimiter perUser = new BucketLimiter("waits", "Test", oneEach, 1, clock);
+    HttpGate.install(
+        List.of(rule(shaped, null, true), rule(perUser, "user", false)), List.of(), 429);
+    Servlet servlet = mock(Servlet.class);
+    Filter filter = wrappingFor(servlet);
+    FilterChain chain = mock(FilterChain.class);
+    java.security.Principal alice = () -> "alice";
+    HttpServletRequest first = request(true, mock(AsyncContext.class));
+    when(first.getUserPrincipal()).thenReturn(alice);
+    HttpGate.filter(filter, first, response(new ByteArrayOutputStream()), chain);
+    HttpServletRequest second = request(true, mock(AsyncContext.class));
+    when(second.getUserPrincipal()).thenReturn(alice);
+    HttpServletResponse limited = response(new ByteArrayOutputStream());
+    HttpGate.filter(filter, second, limited, chain); // a slot at the entrance; alice's bucket empty
+    verify(limited).setStatus(429);
+    verify(second, never()).startAsync(any(), any());
+    assertEquals(0, shaped.waiting());
+    assertEquals(
+        0, shaped.rejected(), "charged by none: not counted rejected by the shaping entry");
+    assertEquals(1, shaped.granted());
+    assertEquals(4, shaped.availablePermits(), "its slot went back: one request holds one");
+    assertEquals(1, perUser.rejected());
   }
 
   @Test
@@ -395,12 +565,11 @@ class HttpWaitsTest {
     assertEquals(1, slow.rejected());
     clock.advance(400 * MS);
     due.get(0).run(); // early by its limiters' clock: set again, resumes nothing
-    verify(served, never()).start(any());
+    verify(served, never()).dispatch();
     assertEquals(100 * MS, delays.get(2));
     clock.advance(100 * MS);
     due.get(2).run();
-    startedOn(served).run();
-    verify(servlet, times(2)).service(any(), any());
+    verify(served).dispatch();
     assertEquals(0, fast.waiting());
     assertEquals(0, slow.waiting());
     assertEquals(2, fast.granted());
