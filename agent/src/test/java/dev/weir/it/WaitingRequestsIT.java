@@ -106,12 +106,12 @@ class WaitingRequestsIT {
     List<Long> arrivals = neverEarly(r, 1000);
     assertEquals(6, arrivals.size(), r.toString());
     assertTrue(arrivals.get(5) < 5000 + 4000, "arrivals come at their slots\n" + r);
-    // each counted once, none rejected; every request went through its filter as a REQUEST
+    // each counted once, none rejected; every request went through the marking filter
     assertTrue(r.longValue("api.granted") >= 6, r.toString());
     assertEquals(0, r.longValue("api.rejected"), r.toString());
     assertEquals(0, r.longValue("unfiltered"), r.toString());
     // resumed as an asynchronous servlet is: dispatched again, inside the filters mapped for it,
-    // with their wrappers; the REQUEST-only filter ran on the first dispatch
+    // with their wrappers, through every filter they had passed
     assertTrue(r.longValue("resumed") >= 5, "all but the first were dispatched again\n" + r);
     assertEquals(0, r.longValue("outside"), "served inside the buffering filter's call\n" + r);
     assertEquals(0, r.longValue("unwrapped"), "with the filter's request wrapper\n" + r);
@@ -149,10 +149,9 @@ class WaitingRequestsIT {
   }
 
   /**
-   * Requests a filter answers (a login form's security filter) are charged where they enter, and no
-   * answer leaves before its slot: one the filter gave early is held until it, and its entry has
-   * every later request that must wait do so before the filters, so the filter's work keeps the
-   * rate too.
+   * Requests a filter answers (a login form's security filter) are charged at the entrance, and no
+   * answer leaves before its slot: one the filter gave early is held until it. The filter's work is
+   * done when each comes.
    */
   @ParameterizedTest
   @MethodSource("containers")
@@ -179,16 +178,13 @@ class WaitingRequestsIT {
     assertEquals(3, r.longValue("api.rejected"), r.toString());
     assertEquals(5, r.longValue("filtered"), "the limited never reached the filter\n" + r);
     assertEquals(0, r.longValue("arrivals"), r.toString());
-    assertTrue(
-        r.err.contains("http limit 'api': a filter answered a request before its departure slot"),
-        "said once, naming the limit\n" + r);
-    // later requests wait before the filter: it answers each at its slot, a second apart
+    // later ones too: each answer at its slot, the filter's work when each came
     assertEquals("200,200,200", r.value("later.statuses"), r.toString());
-    List<Long> runs = millis(r.value("later.filterRuns"));
-    assertEquals(3, runs.size(), r.toString());
-    for (int k = 1; k < runs.size(); k++) {
-      assertTrue(runs.get(k) - runs.get(k - 1) >= 950, "the filter ran early\n" + r);
+    List<Long> later = millis(r.value("later.okMillis"));
+    for (int k = 0; k < later.size(); k++) {
+      assertTrue(later.get(k) >= k * 1000L - 50, "answer " + k + " before its slot\n" + r);
     }
+    assertTrue(millis(r.value("later.filterRuns")).get(2) < 1_000, r.toString());
     assertEquals(0, r.longValue("api.waitingAtEnd"), r.toString());
   }
 
@@ -218,6 +214,46 @@ class WaitingRequestsIT {
     assertEquals(3, r.value("arrivals").split(",").length, r.toString());
     assertEquals(3, r.longValue("async.granted"), r.toString());
     assertEquals(0, r.longValue("async.waiting"), r.toString());
+  }
+
+  /**
+   * A request dispatched again at its slot runs only if it reaches the servlet it waited at through
+   * every filter it had passed: one that would miss a {@code REQUEST}-only filter (one that binds
+   * the user to the thread; one that guards another path its wrapper names) is refused, said once,
+   * and that servlet's later requests hold their thread instead.
+   */
+  @ParameterizedTest
+  @MethodSource("containers")
+  void aResumedRequestThatWouldMissAFilterItPassedIsRefusedNotServed(String jdk, String container)
+      throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "limits:",
+            "  - name: bound",
+            "    http: { paths: \"/bound/**\" }",
+            "    leakyBucket: { rate: 2, capacity: 10, mode: SHAPING }",
+            "  - name: pub",
+            "    http: { paths: \"/pub/**\" }",
+            "    leakyBucket: { rate: 2, capacity: 10, mode: SHAPING }");
+    Result r = run(jdk, container, config, 0, "resumes").assertExit(0);
+    // the first departs at once; the three suspended meanwhile are refused where they resume
+    // (one the container was slow to bring to the servlet may find it known, and hold its thread)
+    List<String> first = Arrays.asList(r.value("bound.first").split(","));
+    assertEquals("200", first.get(0), r.toString());
+    assertEquals("429/1", first.get(first.size() - 1), "the first resumed is refused\n" + r);
+    assertTrue(first.stream().allMatch(a -> a.equals("200") || a.equals("429/1")), r.toString());
+    assertEquals("200,200,200", r.value("bound.then"), "held their thread, served\n" + r);
+    assertEquals(0, r.longValue("bound.noUser"), "no servlet ran without its user\n" + r);
+    assertTrue(
+        r.err.contains("http limit 'bound': a request that waited at")
+            && r.err.contains("without the filter"),
+        "said, naming the filter\n" + r);
+    // the admin servlet is never served: its guard is mapped for REQUEST only
+    assertEquals("200", r.value("pub.plain"), r.toString());
+    assertEquals("429/1", r.value("pub.renamed"), r.toString());
+    assertEquals("403", r.value("admin.direct"), r.toString());
+    assertEquals(0, r.longValue("admin.served"), "no request reached it unguarded\n" + r);
+    assertEquals(0, r.longValue("pub.waiting"), r.toString());
   }
 
   @ParameterizedTest

@@ -276,7 +276,7 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean enter(Object request, Object response) {
-    return decide(request, response, PROLOGUE) != null;
+    return decide(request, response, PROLOGUE, null) != null;
   }
 
   /**
@@ -293,7 +293,7 @@ public final class HttpGate {
    *     closed)
    */
   public static boolean pass(Object request, Object response) {
-    return decide(request, response, SERVLET) != null;
+    return decide(request, response, SERVLET, null) != null;
   }
 
   /** Where a decision is made: a filter's own prologue, which cannot see the request end. */
@@ -313,7 +313,7 @@ public final class HttpGate {
    * #PROCEED}, or at an {@link #ENTRANCE} the request's {@link HttpPassage} to settle once the
    * filter returns.
    */
-  private static Object decide(Object request, Object response, int where) {
+  private static Object decide(Object request, Object response, int where, Object who) {
     Settings s = settings;
     if (s.rules.length == 0 || request == null || response == null) {
       return PROCEED;
@@ -322,13 +322,14 @@ public final class HttpGate {
     // address, splitting a path) charges no config limit, and none need refuse it
     int[] section = CallDepth.enterWeir();
     try {
-      return decideOwn(s, request, response, where);
+      return decideOwn(s, request, response, where, who);
     } finally {
       section[0]--;
     }
   }
 
-  private static Object decideOwn(Settings s, Object request, Object response, int where) {
+  private static Object decideOwn(
+      Settings s, Object request, Object response, int where, Object who) {
     MethodHandle getAttribute = ServletApi.getAttributeOf(request);
     Object mark = null; // no servlet request, or one whose API cannot be called: seen below
     try {
@@ -344,7 +345,10 @@ public final class HttpGate {
     if (mark instanceof HttpPassage) {
       HttpPassage passage = (HttpPassage) mark;
       if (where == SERVLET) {
-        return atServlet(s, passage, request, response);
+        return atServlet(s, passage, request, response, who);
+      }
+      if (where == ENTRANCE) {
+        passage.passed(who); // the filters a resumed request must pass again
       }
       // a filter's own prologue (or a container's holder of a filter) decided it: the first
       // container call of a filter inside it sees the request end, and settles what it holds
@@ -408,14 +412,12 @@ public final class HttpGate {
       return null;
     }
     if (where == SERVLET) {
-      return passage.await(s, api, request, servletRequest, response) ? PROCEED : null;
-    }
-    if (passage.waits() && passage.waitsBeforeFilters() && !passage.awaitBeforeFilters(s)) {
-      return null; // filters answer this entry's requests: no wait of theirs may be after them
+      return passage.await(s, api, request, servletRequest, response, who) ? PROCEED : null;
     }
     if (users != null || passage.waits()) {
       if (where == ENTRANCE) {
         passage.claimSettling();
+        passage.passed(who);
       }
       try {
         call(api.setAttribute, request, COUNTED, passage); // for the servlet, with the charges
@@ -434,7 +436,10 @@ public final class HttpGate {
    * charges go back too), then the wait for the slots it holds.
    */
   private static Object atServlet(
-      Settings s, HttpPassage passage, Object request, Object response) {
+      Settings s, HttpPassage passage, Object request, Object response, Object servlet) {
+    if (passage.resumed()) {
+      return resumedAt(s, passage, request, response, servlet);
+    }
     Object http = httpRequest(request);
     if (http == null) {
       return PROCEED; // no HTTP request beneath: the entrance settles its slots
@@ -455,8 +460,37 @@ public final class HttpGate {
         && !charge(s, api, http, response, passage.users, passage.users.length, passage)) {
       return null;
     }
-    return passage.await(s, api, http, request, response) ? PROCEED : null;
+    return passage.await(s, api, http, request, response, servlet) ? PROCEED : null;
   }
+
+  /**
+   * Where the dispatch Weir asked for at a request's slot reaches a servlet: it runs if this is the
+   * servlet it was suspended at, reached through every filter it had passed; else it is refused
+   * (answered as limited, its servlet left alone), and that servlet's requests hold their thread
+   * from then on ({@link HttpWaits#notResumable}).
+   */
+  private static Object resumedAt(
+      Settings s, HttpPassage passage, Object request, Object response, Object servlet) {
+    String missed = passage.missed(servlet);
+    Object http = httpRequest(request);
+    ServletApi api = http == null ? null : usable(ServletApi.of(http));
+    if (missed == null) {
+      if (api != null) {
+        call(api.setAttribute, http, COUNTED, Boolean.TRUE); // a forward or include passes
+      }
+      return PROCEED;
+    }
+    HttpWaits.notResumable(passage.servlet(), passage.waitedFor(), missed);
+    if (api == null) {
+      throw new IllegalStateException(
+          "Weir refused a request resumed " + missed + ", and cannot answer it");
+    }
+    answer(api, response, s.status, RETRY_AFTER_REFUSED_NANOS, passage.waitedFor());
+    return null;
+  }
+
+  /** The {@code Retry-After} of a request refused where it was resumed: one second. */
+  private static final long RETRY_AFTER_REFUSED_NANOS = 1_000_000_000L;
 
   /** The HTTP request behind a request: itself, or what plain wrappers wrap; null if none. */
   private static Object httpRequest(Object request) {
@@ -579,7 +613,7 @@ public final class HttpGate {
     if (filter == null) {
       throw new NullPointerException("the filter is null");
     }
-    Object decided = decide(request, response, ENTRANCE);
+    Object decided = decide(request, response, ENTRANCE, filter);
     if (decided == null) {
       return;
     }
@@ -628,7 +662,7 @@ public final class HttpGate {
     if (servlet == null) {
       throw new NullPointerException("the servlet is null");
     }
-    if (decide(request, response, SERVLET) == null) {
+    if (decide(request, response, SERVLET, servlet) == null) {
       return; // answered, or suspended until its slot
     }
     MethodHandle service;

@@ -12,29 +12,39 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>Where a request waits.</b> Its slots are taken where it enters the application, before its
  * filters, in the order of every other charge; it waits for them where it reaches its servlet,
  * after its filters, as an asynchronous servlet would: if the servlet API lets Weir suspend it
- * there (asynchronous support on for every filter it passed and for the servlet, not asynchronous
- * already, a {@code REQUEST} or {@code ASYNC} dispatch), its asynchronous cycle is started with the
- * request and response as its filters wrapped them ({@code startAsync(request, response)}), no
- * timeout (its slot, not the container, ends the wait) and a listener of Weir's, and the
- * container's thread goes back to its pool, through the filters, which see an asynchronous request
- * as they see any. At the slot Weir's timer counts the slots reached ({@link Reservation#admit})
- * and asks the container to dispatch the request again ({@code AsyncContext.dispatch()}): the
- * container runs it on its own pool, through every filter mapped for {@code ASYNC} dispatches and
- * with the wrappers the filters made, to its servlet, which serves it inside those filters and may
- * go asynchronous itself. This is how an asynchronous Spring MVC controller is resumed, so every
- * filter that declares asynchronous support is made for it; the request is counted once. A request
- * that cannot be suspended waits on its thread, within {@code http.maxBlockedThreads} ({@link
- * HttpWaits}), or is limited at once beyond them.
+ * there (the container's call of the servlet is Weir's, so the servlet is known; asynchronous
+ * support on for every filter it passed and for the servlet; not asynchronous already; a {@code
+ * REQUEST} or {@code ASYNC} dispatch; no request to this servlet was seen resumed wrongly), its
+ * asynchronous cycle is started with the request and response as its filters wrapped them ({@code
+ * startAsync(request, response)}), no timeout (its slot, not the container, ends the wait) and a
+ * listener of Weir's, and the container's thread goes back to its pool, through the filters, which
+ * see an asynchronous request as they see any. At the slot Weir's timer counts the slots reached
+ * ({@link Reservation#admit}) and asks the container to dispatch the request again ({@code
+ * AsyncContext.dispatch()}): the container runs it on its own pool, through the filters mapped for
+ * {@code ASYNC} dispatches and with the wrappers the filters made, to the servlet its request
+ * names, which serves it inside those filters and may go asynchronous itself; the request is
+ * counted once.
+ *
+ * <p><b>Checked where it is resumed.</b> Such a dispatch runs only the filters mapped for {@code
+ * ASYNC}, to the path the request's wrapper names: a filter mapped for {@code REQUEST} only (a
+ * security check, one that binds the user to the thread) would not surround the servlet, and a
+ * wrapper that names another path would take it to another servlet. So Weir notes the filters the
+ * container calls on the dispatch that reaches the servlet ({@link #passed}), and again on the
+ * dispatch it asked for: the servlet runs only if it is the same servlet, reached through every
+ * filter the request had passed, in their order ({@link #missed}). If not, the request is refused
+ * (answered as limited, nothing of the application run), this is logged once, and that servlet's
+ * requests hold their thread from then on ({@link HttpWaits#notResumable}): a limit that cannot be
+ * applied as written fails closed. A request that cannot be suspended waits on its thread, within
+ * {@code http.maxBlockedThreads} ({@link HttpWaits}), or is limited at once beyond them.
  *
  * <p><b>A request a filter answers.</b> It never reaches its servlet; where its entrance returns
  * (the container's call of its first filter, {@link #entranceReturned}) its slots are settled. One
- * that came before its slot had its filter's work done early: its answer is held until the slot
- * when it is not sent yet (suspended with {@code startAsync()}, completed at the slot; else on its
- * thread within {@code http.maxBlockedThreads}), and its entry is told ({@link
- * HttpRule#waitBeforeFilters}), so that from then on the entry's requests that must wait do so
- * before the filters, holding their thread ({@link #awaitBeforeFilters}). A filter that starts the
- * request's asynchronous cycle itself leaves the slots to the dispatch that reaches the servlet, or
- * to the end of the cycle.
+ * answered before its slot has its answer held until the slot when it is not sent yet (suspended
+ * with {@code startAsync()}, completed at the slot; else on its thread within {@code
+ * http.maxBlockedThreads}); the filter's work is done, so the entry bounds how many requests the
+ * filter answers (as a token bucket of the same capacity would), not when it works on them. A
+ * filter that starts the request's asynchronous cycle itself leaves the slots to the dispatch that
+ * reaches the servlet, or to the end of the cycle.
  *
  * <p><b>Ended before its slot.</b> A suspended request the container ends first (a timeout, an
  * error such as a client reset, a completion) gives its slots back by the rule for interrupted
@@ -79,7 +89,24 @@ final class HttpPassage implements ServletApi.AsyncEvents {
   private final Object request;
   private final Object response;
 
+  /**
+   * The filters the container called on the dispatch that reached the servlet, in order; then those
+   * it called on the dispatch Weir asked for, until the servlet.
+   */
+  private Object[] before = new Object[4];
+
+  private int passedBefore;
+  private Object[] after;
+  private int passedAfter;
+
+  /** True once the dispatch Weir asked for reached a servlet and was checked. */
+  private boolean checked;
+
+  /** The name of the first limit the request waited for, for a refusal after its slots. */
+  private String waitedFor = "";
+
   // set before the request is suspended, read after state says SUSPENDED
+  private Object servlet;
   private Object context;
   private Object answerTo;
   private boolean dispatchAtSlot;
@@ -192,28 +219,69 @@ final class HttpPassage implements ServletApi.AsyncEvents {
   }
 
   /**
-   * Whether the request must wait before its filters: an entry whose slot it holds saw a filter
-   * answer a request before its slot ({@link HttpRule#waitsBeforeFilters}).
+   * Notes a filter the container called for the request: on the dispatch that reaches its servlet,
+   * and on the dispatch Weir asks for at its slot, until the servlet.
    */
-  boolean waitsBeforeFilters() {
-    for (int j = 0; j < held; j++) {
-      if (slotRules[j].waitsBeforeFilters()) {
-        return true;
+  void passed(Object filter) {
+    if (state.get() == RESUMED) {
+      if (checked) {
+        return;
       }
+      if (after == null) {
+        after = new Object[Math.max(4, passedBefore)];
+      } else if (passedAfter == after.length) {
+        after = java.util.Arrays.copyOf(after, passedAfter * 2);
+      }
+      after[passedAfter++] = filter;
+    } else if (!handedOver) {
+      if (passedBefore == before.length) {
+        before = java.util.Arrays.copyOf(before, passedBefore * 2);
+      }
+      before[passedBefore++] = filter;
     }
-    return false;
+  }
+
+  /** Whether the request is the dispatch Weir asked for at its slot, not yet at a servlet. */
+  boolean resumed() {
+    return state.get() == RESUMED && !checked;
   }
 
   /**
-   * Waits for the slots where the request enters, before its filters, on its thread: for an entry
-   * whose requests filters answer ({@link #waitsBeforeFilters}), as the servlet API cannot suspend
-   * a request there and resume it with every filter. Within {@code http.maxBlockedThreads}; beyond
-   * them, or interrupted, the request is limited and answered.
+   * Where the dispatch Weir asked for reaches a servlet: whether it is the servlet the request was
+   * suspended at, reached through every filter the request had passed, in their order (a dispatch
+   * runs only the filters mapped for {@code ASYNC}, to the path its request names). Once.
    *
-   * @return true to run the filters; false if the request was answered
+   * @param servletNow the servlet reached; null if unknown
+   * @return null if it may run; else what the dispatch missed, in words
    */
-  boolean awaitBeforeFilters(HttpGate.Settings s) {
-    return onThisThread(s, response);
+  String missed(Object servletNow) {
+    checked = true;
+    if (servletNow != servlet) {
+      return "to another servlet ("
+          + (servletNow == null ? "one Weir cannot name" : servletNow.getClass().getName())
+          + ")";
+    }
+    int j = 0;
+    for (int k = 0; k < passedBefore; k++) {
+      while (j < passedAfter && after[j] != before[k]) {
+        j++;
+      }
+      if (j == passedAfter) {
+        return "without the filter " + before[k].getClass().getName() + " it had passed";
+      }
+      j++;
+    }
+    return null;
+  }
+
+  /** The servlet the request was suspended at. */
+  Object servlet() {
+    return servlet;
+  }
+
+  /** The name of the first limit the request waited for. */
+  String waitedFor() {
+    return waitedFor;
   }
 
   /**
@@ -224,6 +292,8 @@ final class HttpPassage implements ServletApi.AsyncEvents {
    * @param http the HTTP request beneath {@code servletRequest}'s plain wrappers, for its API
    * @param servletRequest the request as the servlet was called with it
    * @param servletResponse the response as the servlet was called with it
+   * @param servletToRun the servlet the container calls; null if unknown (then the request holds
+   *     its thread: the dispatch at its slot could not be checked)
    * @return true to run the servlet now; false if the request was answered or suspended
    */
   boolean await(
@@ -231,13 +301,15 @@ final class HttpPassage implements ServletApi.AsyncEvents {
       ServletApi api,
       Object http,
       Object servletRequest,
-      Object servletResponse) {
+      Object servletResponse,
+      Object servletToRun) {
     handedOver = true;
     if (held == 0) {
       return true;
     }
+    waitedFor = slotRules[0].name;
     Object started = null;
-    if (suspendable(api, http, true)) {
+    if (servletToRun != null && HttpWaits.resumable(servletToRun) && suspendable(api, http, true)) {
       try {
         started =
             HttpGate.call(api.startAsyncWith, servletRequest, servletRequest, servletResponse);
@@ -246,6 +318,13 @@ final class HttpPassage implements ServletApi.AsyncEvents {
       }
     }
     if (started != null) {
+      servlet = servletToRun;
+      try {
+        // the dispatch at the slot finds the request's passage, and notes its filters
+        HttpGate.call(api.setAttribute, http, HttpGate.COUNTED, this);
+      } catch (RuntimeException cannotMark) {
+        // the dispatch will find no passage and run as any other: it was counted already
+      }
       suspend(s, api, started, servletResponse, true);
       return false;
     }
@@ -354,6 +433,7 @@ final class HttpPassage implements ServletApi.AsyncEvents {
         // a filter's own asynchronous cycle: the dispatch that reaches the servlet waits there, the
         // entrance of the next dispatch settles, and the end of the cycle settles what is left
         settling = false;
+        passedBefore = 0; // the dispatch that reaches the servlet names the filters to pass again
         HttpGate.call(
             api.addListener, HttpGate.call(api.asyncContext, request), api.asyncListener(this));
       } else if (untilLastSlot() <= 0) {
@@ -367,16 +447,12 @@ final class HttpPassage implements ServletApi.AsyncEvents {
   }
 
   /**
-   * A filter answered the request before its slot: its entries wait before the filters from now on;
-   * its answer, if not sent yet, is held until the slot.
+   * A filter answered the request before its slot: its answer, if not sent yet, is held until the
+   * slot (suspended, else on its thread within {@code http.maxBlockedThreads}); else it is counted
+   * reached now. The filter's work is done: an entry bounds how many requests a filter answers, not
+   * when it works on them.
    */
   private void answeredEarly(HttpGate.Settings s) {
-    for (int j = 0; j < held; j++) {
-      Reservation r = slots[j];
-      if (r.reservedAtNanos() + r.waitNanos() - r.clock().nanoTime() > 0) {
-        slotRules[j].waitBeforeFilters();
-      }
-    }
     if (Boolean.TRUE.equals(HttpGate.call(api.isCommitted, response))) {
       settle(); // sent already: counted reached
       return;

@@ -25,14 +25,6 @@ public final class HttpRule {
   final boolean waits;
 
   /**
-   * Set once a request of this entry that had to wait was answered by a filter before its slot:
-   * from then on its requests that must wait do so before the filters, on their thread ({@link
-   * HttpPassage#waitsBeforeFilters}).
-   */
-  private final java.util.concurrent.atomic.AtomicBoolean beforeFilters =
-      new java.util.concurrent.atomic.AtomicBoolean();
-
-  /**
    * Describes an entry.
    *
    * @param limiterId its limiter's id in the registry
@@ -99,32 +91,6 @@ public final class HttpRule {
       }
     }
     return false;
-  }
-
-  /**
-   * Whether this entry's requests that must wait do so before the filters (a filter was seen
-   * answering one before its slot).
-   *
-   * @return true once {@link #waitBeforeFilters} was called
-   */
-  boolean waitsBeforeFilters() {
-    return beforeFilters.get();
-  }
-
-  /**
-   * Makes this entry's requests that must wait do so before the filters from now on, holding their
-   * thread; logged once.
-   */
-  void waitBeforeFilters() {
-    if (beforeFilters.compareAndSet(false, true)) {
-      AgentLog.warn(
-          "http limit '"
-              + name
-              + "': a filter answered a request before its departure slot, so its work ran early;"
-              + " from now on this limit's requests that must wait do so before the filters, each"
-              + " holding its thread (at most http.maxBlockedThreads at once, the rest limited at"
-              + " once)");
-    }
   }
 
   /** Whether the rule is checked where the request reaches a servlet: {@code key: user}. */

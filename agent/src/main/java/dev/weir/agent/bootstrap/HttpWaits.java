@@ -50,7 +50,54 @@ final class HttpWaits {
 
   private static volatile Timer timer;
 
+  /**
+   * Servlet classes a request was seen resumed through fewer filters, or at another servlet, than
+   * it was suspended at: their requests are never suspended from then on.
+   */
+  private static final ClassValue<java.util.concurrent.atomic.AtomicBoolean> NOT_RESUMABLE =
+      new ClassValue<java.util.concurrent.atomic.AtomicBoolean>() {
+        @Override
+        protected java.util.concurrent.atomic.AtomicBoolean computeValue(Class<?> type) {
+          return new java.util.concurrent.atomic.AtomicBoolean();
+        }
+      };
+
   private HttpWaits() {}
+
+  /**
+   * Whether a servlet's requests may be suspended: none of them was resumed through fewer filters
+   * or at another servlet ({@link #notResumable}).
+   *
+   * @param servlet the servlet
+   * @return true if they may
+   */
+  static boolean resumable(Object servlet) {
+    return !NOT_RESUMABLE.get(servlet.getClass()).get();
+  }
+
+  /**
+   * Records that a request suspended at {@code servlet} was dispatched again through fewer of the
+   * filters it had passed, or to another servlet (a filter mapped for {@code REQUEST} dispatches
+   * only; a wrapper whose URI names another path): from now on its requests that must wait hold
+   * their thread, and this is logged once per servlet class. Never throws.
+   *
+   * @param servlet the servlet the request was suspended at
+   * @param limit the name of the limit it waited for
+   * @param why what the dispatch missed, in words
+   */
+  static void notResumable(Object servlet, String limit, String why) {
+    if (NOT_RESUMABLE.get(servlet.getClass()).compareAndSet(false, true)) {
+      AgentLog.warn(
+          "http limit '"
+              + limit
+              + "': a request that waited at "
+              + servlet.getClass().getName()
+              + " was dispatched again "
+              + why
+              + ", so it was refused; from now on this servlet's requests that must wait hold their"
+              + " thread (at most http.maxBlockedThreads at once, the rest limited at once)");
+    }
+  }
 
   /**
    * Sets {@code http.maxBlockedThreads}: the bound applies to requests that start waiting from now

@@ -299,14 +299,13 @@ class HttpWaitsTest {
     assertEquals(0, clock.parkedNanos());
     assertEquals(1, limiter.rejected());
     assertEquals(4, limiter.availablePermits(), "its slot went back");
-    // a servlet's own prologue suspends as the container's call does, and is held to the bound
+    // a servlet's own prologue cannot name the servlet to check the resumed dispatch against:
+    // never suspended, held to the same bound
     HttpServletResponse prologue = response(new ByteArrayOutputStream());
-    assertFalse(HttpGate.pass(request(false, null), prologue));
+    HttpServletRequest asyncCapable = request(true, mock(AsyncContext.class));
+    assertFalse(HttpGate.pass(asyncCapable, prologue));
+    verify(asyncCapable, never()).startAsync(any(), any());
     verify(prologue).setStatus(429);
-    AsyncContext context = mock(AsyncContext.class);
-    HttpServletRequest suspended = request(true, context);
-    assertFalse(HttpGate.pass(suspended, prologue));
-    verify(suspended).startAsync(suspended, prologue);
   }
 
   /** A filter that wraps the request and passes it on to {@code servlet}, as a chain would. */
@@ -363,8 +362,7 @@ class HttpWaitsTest {
   }
 
   @Test
-  void aFilterAnswerBeforeItsSlotIsHeldUntilTheSlotAndItsEntryWaitsBeforeTheFiltersFromThen()
-      throws Exception {
+  void aFilterAnswerBeforeItsSlotIsHeldUntilTheSlot() throws Exception {
     BucketLimiter limiter = shaping(10, 4);
     List<Long> ranAt = new ArrayList<>();
     Filter answers = mock(Filter.class); // a login filter: answers, never calls the chain
@@ -394,17 +392,101 @@ class HttpWaitsTest {
     verify(held, never()).dispatch();
     assertEquals(0, limiter.waiting());
 
-    // from now on the entry's requests wait before the filters, on their thread
-    HttpServletRequest later = request(true, mock(AsyncContext.class));
+    // one that cannot be suspended holds its thread to its slot, within the bound
+    HttpServletRequest later = request(false, null);
     HttpGate.filter(answers, later, res, chain);
-    verify(later, never()).startAsync();
-    verify(later, never()).startAsync(any(), any());
     assertEquals(100 * MS, clock.parkedNanos());
-    assertEquals(List.of(0L, 0L, 200 * MS), ranAt, "the early one's work ran at once; no later");
+    assertEquals(List.of(0L, 0L, 100 * MS), ranAt, "the filter's work is done when it comes");
     assertEquals(3, limiter.granted());
     assertEquals(2, limiter.waited());
     assertEquals(0, limiter.rejected());
     assertEquals(0, limiter.waiting());
+  }
+
+  /** A servlet class of its own: what the gate learns of a servlet is per class. */
+  abstract static class OwnServlet implements Servlet {
+    final List<Object> served = new ArrayList<>();
+
+    @Override
+    public void init(jakarta.servlet.ServletConfig config) {}
+
+    @Override
+    public jakarta.servlet.ServletConfig getServletConfig() {
+      return null;
+    }
+
+    @Override
+    public void service(jakarta.servlet.ServletRequest req, jakarta.servlet.ServletResponse res) {
+      served.add(req);
+    }
+
+    @Override
+    public String getServletInfo() {
+      return getClass().getSimpleName();
+    }
+
+    @Override
+    public void destroy() {}
+  }
+
+  static final class SkipsAFilter extends OwnServlet {}
+
+  static final class Suspended extends OwnServlet {}
+
+  static final class Elsewhere extends OwnServlet {}
+
+  @Test
+  void aRequestResumedWithoutAFilterItPassedIsRefusedAndItsServletHoldsThreadsFromThen()
+      throws Exception {
+    BucketLimiter limiter = shaping(10, 5);
+    SkipsAFilter servlet = new SkipsAFilter();
+    Filter requestOnly = wrappingFor(servlet); // mapped for REQUEST dispatches only
+    FilterChain chain = mock(FilterChain.class);
+    HttpServletResponse res = response(new ByteArrayOutputStream());
+    HttpGate.filter(requestOnly, request(true, mock(AsyncContext.class)), res, chain);
+    AsyncContext context = mock(AsyncContext.class);
+    HttpServletRequest waiting = request(true, context);
+    HttpGate.filter(requestOnly, waiting, res, chain);
+    assertEquals(1, servlet.served.size(), "suspended");
+    clock.advance(100 * MS);
+    runDue();
+    verify(context).dispatch();
+    // the ASYNC dispatch reaches the servlet without the filter: refused, the servlet not run
+    dispatchedAgain(waiting);
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    HttpServletResponse refused = response(body);
+    HttpGate.service(servlet, waiting, refused);
+    assertEquals(1, servlet.served.size());
+    verify(refused).setStatus(429);
+    verify(refused).setHeader("Retry-After", "1");
+    // from now on its requests hold their thread, inside the filter
+    HttpServletRequest later = request(true, mock(AsyncContext.class));
+    HttpGate.filter(requestOnly, later, res, chain);
+    verify(later, never()).startAsync(any(), any());
+    assertEquals(2, servlet.served.size());
+    assertTrue(clock.parkedNanos() > 0);
+    assertEquals(0, limiter.waiting());
+  }
+
+  @Test
+  void aRequestResumedAtAnotherServletIsRefused() throws Exception {
+    shaping(10, 5);
+    Suspended servlet = new Suspended();
+    Elsewhere other = new Elsewhere();
+    HttpServletResponse res = response(new ByteArrayOutputStream());
+    HttpGate.service(servlet, request(true, mock(AsyncContext.class)), res);
+    AsyncContext context = mock(AsyncContext.class);
+    HttpServletRequest waiting = request(true, context);
+    HttpGate.service(servlet, waiting, res);
+    clock.advance(100 * MS);
+    runDue();
+    dispatchedAgain(waiting); // a wrapper named another path: the dispatch went there
+    HttpServletResponse refused = response(new ByteArrayOutputStream());
+    HttpGate.service(other, waiting, refused);
+    assertTrue(other.served.isEmpty(), "the other servlet is not run");
+    verify(refused).setStatus(429);
+    assertFalse(HttpWaits.resumable(servlet));
+    assertTrue(HttpWaits.resumable(other));
   }
 
   @Test
