@@ -84,12 +84,11 @@ class SpringSecurityIT {
   }
 
   /**
-   * * Shaped requests behind Spring Security: those that reach the controller wait suspended and
-   * are dispatched again through Spring Security's filters (Spring Boot maps them for every
-   * dispatch), which still know the user, each at its slot; wrong passwords, which Spring
-   * Security's filter answers itself, are charged where they enter, and those beyond the queue
-   * limited before it (Undertow sends Spring Security's redirect at once, so an early answer cannot
-   * be held).
+   * * * Shaped requests behind Spring Security: those that reach the controller wait on their
+   * thread inside Spring Security's filters (they passed filters, so they are never dispatched
+   * again), and keep their user, each served at its slot; wrong passwords, which Spring Security's
+   * filter answers itself, are charged where they enter, and those beyond the queue limited before
+   * it (Undertow sends Spring Security's redirect at once, so an early answer cannot be held).
    */
   @ParameterizedTest
   @MethodSource("jdks")
@@ -120,7 +119,7 @@ class SpringSecurityIT {
     }
     assertEquals("3", r.value("login-shaped.granted"), r.toString());
     assertEquals("3", r.value("login-shaped.rejected"), r.toString());
-    assertFalse(r.err.contains("WARN"), "nothing refused where it resumed\n" + r);
+    assertFalse(r.err.contains("[weir] WARN"), "nothing refused where it resumed\n" + r);
   }
 
   /** The app with the agent and {@code config}, its client running {@code scenario}. */

@@ -57,11 +57,11 @@ import java.util.Set;
  *
  * <p><b>Waiting.</b> An entry that may make a request wait ({@code WAIT}, SHAPING) gives it a
  * departure slot where it is charged, at the entrance; it waits for the slot where it reaches its
- * servlet, after its filters: suspended with the servlet API's async, as an asynchronous servlet
- * is, and dispatched again by the container at its slot; otherwise on its thread, within {@code
- * http.maxBlockedThreads}, or limited at once beyond them ({@link HttpPassage}, {@link HttpWaits}).
- * An answer a filter gives before the request's slot is held until it, and that entry's requests
- * wait before the filters from then on.
+ * servlet: one that passed no filter is suspended with the servlet API's async and dispatched again
+ * by the container at its slot; one that passed filters waits on its thread inside them, as does
+ * one that cannot be suspended, within {@code http.maxBlockedThreads}, or is limited at once beyond
+ * them ({@link HttpPassage}, {@link HttpWaits}). An answer a filter gives before the request's slot
+ * is held until it if not sent yet.
  *
  * <p><b>The answer</b> is written directly, never through {@code sendError} (which would run the
  * application's error pages): the {@code http.status} (429 by default), {@code Retry-After} in
@@ -263,11 +263,10 @@ public final class HttpGate {
    * Decides a request where it enters the application, before its filters: called first by every
    * woven {@code doFilter(ServletRequest, ServletResponse, FilterChain)}. The first call for a
    * request applies every matching entry but those keyed by {@code user}, which wait for the
-   * servlet ({@link #pass}); every later call (the next filter, a forward, an async dispatch)
-   * passes at once. A request an entry makes wait waits for its slot at its servlet (or here, on
-   * its thread, for an entry whose requests filters answer); the first container call of a filter
-   * inside this one ({@link #filter}) sees the request end, and settles a slot no servlet took over
-   * (a filter answered).
+   * servlet ({@link #pass}); every later call (the next filter, a forward, an async dispatch) *
+   * passes at once. A request an entry makes wait waits for its slot at its servlet; the first
+   * container call of a filter inside this one ({@link #filter}) sees the request end, and settles
+   * a slot no servlet took over (a filter answered).
    *
    * @param request the {@code ServletRequest} the filter was called with
    * @param response its {@code ServletResponse}
@@ -282,9 +281,10 @@ public final class HttpGate {
   /**
    * Decides a request as it reaches a servlet: called first by every woven {@code service}. A
    * request that passed no filter is decided here whole; one that entered through a filter is
-   * checked here against the {@code user} entries its path matched, with its principal as the
-   * filters set it. A request that must wait is suspended here and dispatched again at its slot, or
-   * holds its thread here within {@code http.maxBlockedThreads} where it cannot be suspended.
+   * checked here against the {@code user} entries its path matched, with its principal as the *
+   * filters set it. A request that must wait holds its thread here within {@code
+   * http.maxBlockedThreads}: it is suspended only where the container's call of the servlet names
+   * it ({@link #service}) and it passed no filter.
    *
    * @param request the {@code ServletRequest} the servlet was called with
    * @param response its {@code ServletResponse}

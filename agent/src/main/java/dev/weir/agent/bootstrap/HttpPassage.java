@@ -11,31 +11,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Where a request waits.</b> Its slots are taken where it enters the application, before its
  * filters, in the order of every other charge; it waits for them where it reaches its servlet,
- * after its filters, as an asynchronous servlet would: if the servlet API lets Weir suspend it
- * there (the container's call of the servlet is Weir's, so the servlet is known; asynchronous
- * support on for every filter it passed and for the servlet; not asynchronous already; a {@code
- * REQUEST} or {@code ASYNC} dispatch; no request to this servlet was seen resumed wrongly), its
- * asynchronous cycle is started with the request and response as its filters wrapped them ({@code
+ * after its filters. A request that passed no filter on its way is suspended there if the servlet
+ * API lets Weir do so (the container's call of the servlet is Weir's, so the servlet is known;
+ * asynchronous support on; not asynchronous already; a {@code REQUEST} or {@code ASYNC} dispatch):
+ * its asynchronous cycle is started with the request and response the servlet got ({@code
  * startAsync(request, response)}), no timeout (its slot, not the container, ends the wait) and a
- * listener of Weir's, and the container's thread goes back to its pool, through the filters, which
- * see an asynchronous request as they see any. At the slot Weir's timer counts the slots reached
- * ({@link Reservation#admit}) and asks the container to dispatch the request again ({@code
- * AsyncContext.dispatch()}): the container runs it on its own pool, through the filters mapped for
- * {@code ASYNC} dispatches and with the wrappers the filters made, to the servlet its request
- * names, which serves it inside those filters and may go asynchronous itself; the request is
- * counted once.
+ * listener of Weir's, and the container's thread goes back to its pool. At the slot Weir's timer
+ * counts the slots reached ({@link Reservation#admit}) and asks the container to dispatch the
+ * request again ({@code AsyncContext.dispatch()}), which it runs on its own pool, to the servlet,
+ * which may go asynchronous itself; the request is counted once.
  *
- * <p><b>Checked where it is resumed.</b> Such a dispatch runs only the filters mapped for {@code
- * ASYNC}, to the path the request's wrapper names: a filter mapped for {@code REQUEST} only (a
- * security check, one that binds the user to the thread) would not surround the servlet, and a
- * wrapper that names another path would take it to another servlet. So Weir notes the filters the
- * container calls on the dispatch that reaches the servlet ({@link #passed}), and again on the
- * dispatch it asked for: the servlet runs only if it is the same servlet, reached through every
- * filter the request had passed, in their order ({@link #missed}). If not, the request is refused
- * (answered as limited, nothing of the application run), this is logged once, and that servlet's
- * requests hold their thread from then on ({@link HttpWaits#notResumable}): a limit that cannot be
- * applied as written fails closed. A request that cannot be suspended waits on its thread, within
- * {@code http.maxBlockedThreads} ({@link HttpWaits}), or is limited at once beyond them.
+ * <p><b>A request that passed filters holds its thread.</b> Suspending it would unwind its filters
+ * before the servlet ran, and no dispatch the servlet API offers runs them again as they ran: an
+ * {@code ASYNC} dispatch skips the filters mapped for {@code REQUEST} only, Spring's {@code
+ * OncePerRequestFilter} skips its work on it (a tenant, a JWT authentication, an MDC left unset), a
+ * wrapper may name another path, Jetty merges the query string into the parameters again, and a
+ * filter's work after the chain runs on a response not yet served. So such a request waits on its
+ * thread, inside its filters, exactly as it would run without Weir, within {@code
+ * http.maxBlockedThreads} ({@link HttpWaits}), and is limited at once beyond them. The dispatch
+ * Weir asks for is still checked where it reaches a servlet ({@link #missed}): one that reaches
+ * another servlet, or misses a filter the request had passed, is refused as limited, never served,
+ * logged once, and that servlet's requests hold their thread from then on.
  *
  * <p><b>A request a filter answers.</b> It never reaches its servlet; where its entrance returns
  * (the container's call of its first filter, {@link #entranceReturned}) its slots are settled. One
@@ -309,7 +305,10 @@ final class HttpPassage implements ServletApi.AsyncEvents {
     }
     waitedFor = slotRules[0].name;
     Object started = null;
-    if (servletToRun != null && HttpWaits.resumable(servletToRun) && suspendable(api, http, true)) {
+    if (servletToRun != null
+        && passedBefore == 0
+        && HttpWaits.resumable(servletToRun)
+        && suspendable(api, http, true)) {
       try {
         started =
             HttpGate.call(api.startAsyncWith, servletRequest, servletRequest, servletResponse);

@@ -9,12 +9,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * How an {@code http} request that must wait ({@code onLimit: WAIT}, SHAPING) is delayed (SPEC
  * "Legacy web apps"): the two resources it may use, and their bounds.
  *
- * <p><b>Suspended.</b> A request the servlet API lets Weir suspend at its servlet (asynchronous
- * support on, not asynchronous already) holds no thread: {@link HttpPassage} starts its
- * asynchronous cycle, and one timer thread of Weir's ({@value #TIMER}) hands it back to the
- * container at its slot ({@code AsyncContext.dispatch()}, which the container runs on its own pool,
- * through the filters, to the servlet). The timer thread runs no application code and no container
- * I/O: it only asks the container to dispatch.
+ * <p><b>Suspended.</b> A request that passed no filter, which the servlet API lets Weir suspend at
+ * its servlet (asynchronous support on, not asynchronous already), holds no thread: {@link
+ * HttpPassage} starts its asynchronous cycle, and one timer thread of Weir's ({@value #TIMER})
+ * hands it back to the container at its slot ({@code AsyncContext.dispatch()}, which the container
+ * runs on its own pool, through the filters, to the servlet). The timer thread runs no application
+ * code and no container I/O: it only asks the container to dispatch. A request that passed filters
+ * is never suspended (its filters would not surround the servlet when it is dispatched again).
  *
  * <p><b>Holding its thread.</b> A request that cannot be suspended waits on its thread as a method
  * call waits; at most {@link #maxBlockedThreads()} do so at once in the JVM ({@code

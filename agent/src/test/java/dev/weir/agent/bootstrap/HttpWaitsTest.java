@@ -327,8 +327,7 @@ class HttpWaitsTest {
   }
 
   @Test
-  void aWaitingRequestRunsItsFiltersIsSuspendedAtItsServletAndDispatchedWithTheirWrappers()
-      throws Exception {
+  void aWaitingRequestThatPassedAFilterWaitsInsideItOnItsThreadNeverSuspended() throws Exception {
     BucketLimiter limiter = shaping(10, 5);
     Servlet servlet = mock(Servlet.class);
     Filter filter = wrappingFor(servlet);
@@ -336,29 +335,21 @@ class HttpWaitsTest {
     HttpServletResponse res = response(new ByteArrayOutputStream());
     HttpGate.filter(filter, request(true, mock(AsyncContext.class)), res, chain);
     verify(servlet, times(1)).service(any(), any()); // departs at once
-    AsyncContext context = mock(AsyncContext.class);
-    HttpServletRequest waiting = request(true, context);
+    HttpServletRequest waiting = request(true, mock(AsyncContext.class));
     HttpGate.filter(filter, waiting, res, chain);
-    verify(filter).doFilter(waiting, res, chain); // its filters ran: the servlet waits
-    ArgumentCaptor<jakarta.servlet.ServletRequest> wrapper =
+    // suspending it would unwind the filter before the servlet ran: it waits on its thread
+    verify(waiting, never()).startAsync(any(), any());
+    verify(waiting, never()).startAsync();
+    assertEquals(100 * MS, clock.parkedNanos());
+    ArgumentCaptor<jakarta.servlet.ServletRequest> served =
         ArgumentCaptor.forClass(jakarta.servlet.ServletRequest.class);
-    verify(waiting).startAsync(wrapper.capture(), any());
-    assertTrue(wrapper.getValue() instanceof HttpServletRequestWrapper, "the filter's wrapper");
-    assertEquals(1, limiter.waiting(), "suspended: the entrance left its slot to the servlet");
-    assertEquals(0, clock.parkedNanos());
-
-    clock.advance(100 * MS);
-    runDue();
-    verify(context).dispatch();
+    verify(servlet, times(2)).service(served.capture(), any());
+    assertTrue(served.getValue() instanceof HttpServletRequestWrapper, "inside the filter");
+    assertTrue(due.isEmpty());
+    assertEquals(0, HttpWaits.blockedThreads());
     assertEquals(0, limiter.waiting());
-    // the container dispatches it again through its filters, with the wrapper it was suspended with
-    dispatchedAgain(waiting);
-    HttpGate.filter(filter, wrapper.getValue(), res, chain);
-    verify(servlet).service(wrapper.getValue(), res);
-    verify(servlet, times(2)).service(any(), any());
     assertEquals(2, limiter.granted());
     assertEquals(1, limiter.waited());
-    assertEquals(0, limiter.rejected());
   }
 
   @Test
@@ -429,44 +420,9 @@ class HttpWaitsTest {
     public void destroy() {}
   }
 
-  static final class SkipsAFilter extends OwnServlet {}
-
   static final class Suspended extends OwnServlet {}
 
   static final class Elsewhere extends OwnServlet {}
-
-  @Test
-  void aRequestResumedWithoutAFilterItPassedIsRefusedAndItsServletHoldsThreadsFromThen()
-      throws Exception {
-    BucketLimiter limiter = shaping(10, 5);
-    SkipsAFilter servlet = new SkipsAFilter();
-    Filter requestOnly = wrappingFor(servlet); // mapped for REQUEST dispatches only
-    FilterChain chain = mock(FilterChain.class);
-    HttpServletResponse res = response(new ByteArrayOutputStream());
-    HttpGate.filter(requestOnly, request(true, mock(AsyncContext.class)), res, chain);
-    AsyncContext context = mock(AsyncContext.class);
-    HttpServletRequest waiting = request(true, context);
-    HttpGate.filter(requestOnly, waiting, res, chain);
-    assertEquals(1, servlet.served.size(), "suspended");
-    clock.advance(100 * MS);
-    runDue();
-    verify(context).dispatch();
-    // the ASYNC dispatch reaches the servlet without the filter: refused, the servlet not run
-    dispatchedAgain(waiting);
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    HttpServletResponse refused = response(body);
-    HttpGate.service(servlet, waiting, refused);
-    assertEquals(1, servlet.served.size());
-    verify(refused).setStatus(429);
-    verify(refused).setHeader("Retry-After", "1");
-    // from now on its requests hold their thread, inside the filter
-    HttpServletRequest later = request(true, mock(AsyncContext.class));
-    HttpGate.filter(requestOnly, later, res, chain);
-    verify(later, never()).startAsync(any(), any());
-    assertEquals(2, servlet.served.size());
-    assertTrue(clock.parkedNanos() > 0);
-    assertEquals(0, limiter.waiting());
-  }
 
   @Test
   void aRequestResumedAtAnotherServletIsRefused() throws Exception {
@@ -547,15 +503,12 @@ class HttpWaitsTest {
     HttpGate.filter(goesAsync, req, res, chain);
     assertEquals(1, limiter.waiting(), "not settled: the filter's cycle is open");
     listenerOf(context); // Weir listens to the filter's cycle
-    // the filter dispatches it before its slot: it waits at the servlet, suspended again
+    assertEquals(0, clock.parkedNanos());
+    // the filter dispatches it before its slot: it waits at the servlet, inside the filter
     dispatchedAgain(req);
     HttpGate.filter(goesAsync, req, res, chain);
-    verify(servlet, times(1)).service(any(), any());
-    verify(req).startAsync(req, res);
-    clock.advance(100 * MS);
-    runDue();
-    verify(context).dispatch();
-    HttpGate.filter(goesAsync, req, res, chain);
+    verify(req, never()).startAsync(any(), any());
+    assertEquals(100 * MS, clock.parkedNanos(), "on its thread, to its slot");
     verify(servlet).service(req, res);
     assertEquals(0, limiter.waiting());
     assertEquals(2, limiter.granted());
