@@ -238,7 +238,8 @@ class WaitingRequestsIT {
     assertEquals(0, r.longValue("bound.outside"), "inside the buffering filter's call\n" + r);
     assertEquals(0, r.longValue("bound.unwrapped"), "with its request wrapper\n" + r);
     assertEquals(0, r.longValue("bound.resumed"), "none dispatched again\n" + r);
-    assertEquals("upper", r.value("bound.body"), "its body through the filter's buffer\n" + r);
+    assertTrue(
+        r.value("bound.body").endsWith("/BOUND\\n"), "its body through the filter's buffer\n" + r);
     assertEquals("200", r.value("pub.plain"), r.toString());
     assertEquals("200", r.value("pub.renamed"), "served where it was routed\n" + r);
     assertEquals("403", r.value("admin.direct"), r.toString());
