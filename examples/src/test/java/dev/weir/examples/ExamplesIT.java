@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -177,37 +178,47 @@ class ExamplesIT {
   }
 
   /**
-   * The fleet example, as the README runs it: against the Redis on 127.0.0.1:6379 if one answers,
-   * else one this test starts there (skipped loudly only if there is no {@code redis-server}).
+   * The fleet example, as the README runs it, with its own config file but on a Redis of its own:
+   * one this test starts on a free port (so builds running at once never share one, nor stop one
+   * another's), the file's backend pointed there (skipped loudly only if there is no {@code
+   * redis-server}).
    */
   @ParameterizedTest
   @MethodSource("jdks")
   void twoInstancesHoldOneLimitThroughRedis(String jdk) throws Exception {
-    Process redis = null;
-    if (!answers(6379)) {
-      String binary =
-          Stream.of("/usr/bin/redis-server", "/usr/local/bin/redis-server")
-              .filter(f -> new File(f).canExecute())
-              .findFirst()
-              .orElse(null);
-      if (binary == null) {
-        System.err.println("!!! NO redis-server FOUND: the fleet example's test is SKIPPED");
-        org.junit.jupiter.api.Assumptions.abort("no redis-server");
-      }
-      redis =
-          new ProcessBuilder(binary, "--port", "6379", "--bind", "127.0.0.1", "--save", "")
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      for (int i = 0; i < 200 && !answers(6379); i++) {
-        Thread.sleep(20);
-      }
+    String binary =
+        Stream.of("/usr/bin/redis-server", "/usr/local/bin/redis-server")
+            .filter(f -> new File(f).canExecute())
+            .findFirst()
+            .orElse(null);
+    if (binary == null) {
+      System.err.println("!!! NO redis-server FOUND: the fleet example's test is SKIPPED");
+      org.junit.jupiter.api.Assumptions.abort("no redis-server");
     }
+    int port;
+    try (java.net.ServerSocket free =
+        new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    Process redis =
+        new ProcessBuilder(
+                binary, "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "")
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    for (int i = 0; i < 200 && !answers(port); i++) {
+      Thread.sleep(20);
+    }
+    java.nio.file.Path config = java.nio.file.Files.createTempFile("weir-fleet", ".yaml");
+    String shipped = java.nio.file.Files.readString(java.nio.file.Path.of(DIR, "weir-fleet.yaml"));
+    assertTrue(shipped.contains("redis://127.0.0.1:6379"), shipped);
+    java.nio.file.Files.writeString(
+        config, shipped.replace("redis://127.0.0.1:6379", "redis://127.0.0.1:" + port));
     try {
       String out =
           run(
               jdk,
-              "-javaagent:" + AGENT + "=config=" + DIR + "/weir-fleet.yaml",
+              "-javaagent:" + AGENT + "=config=" + config,
               "-cp",
               JAR,
               "dev.weir.examples.FleetPayments");
@@ -226,10 +237,9 @@ class ExamplesIT {
       assertTrue(row.find(), out);
       assertTrue(Long.parseLong(row.group(1)) > 0 && Long.parseLong(row.group(2)) > 0, out);
     } finally {
-      if (redis != null) {
-        redis.destroy();
-        redis.waitFor(10, TimeUnit.SECONDS);
-      }
+      redis.destroy();
+      redis.waitFor(10, TimeUnit.SECONDS);
+      java.nio.file.Files.deleteIfExists(config);
     }
   }
 
