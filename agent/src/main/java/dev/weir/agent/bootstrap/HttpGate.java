@@ -312,8 +312,11 @@ public final class HttpGate {
    * {@link #enter} or {@link #pass}: null if the request was answered (or suspended); else {@link
    * #PROCEED}, or at an {@link #ENTRANCE} the request's {@link HttpPassage} to settle once the
    * filter returns.
+   *
+   * @param servlet at a {@link #SERVLET}, the servlet the container calls (a suspended request is
+   *     checked against it where it is dispatched again); null where unknown
    */
-  private static Object decide(Object request, Object response, int where, Object who) {
+  private static Object decide(Object request, Object response, int where, Object servlet) {
     Settings s = settings;
     if (s.rules.length == 0 || request == null || response == null) {
       return PROCEED;
@@ -322,14 +325,14 @@ public final class HttpGate {
     // address, splitting a path) charges no config limit, and none need refuse it
     int[] section = CallDepth.enterWeir();
     try {
-      return decideOwn(s, request, response, where, who);
+      return decideOwn(s, request, response, where, servlet);
     } finally {
       section[0]--;
     }
   }
 
   private static Object decideOwn(
-      Settings s, Object request, Object response, int where, Object who) {
+      Settings s, Object request, Object response, int where, Object servlet) {
     MethodHandle getAttribute = ServletApi.getAttributeOf(request);
     Object mark = null; // no servlet request, or one whose API cannot be called: seen below
     try {
@@ -345,10 +348,10 @@ public final class HttpGate {
     if (mark instanceof HttpPassage) {
       HttpPassage passage = (HttpPassage) mark;
       if (where == SERVLET) {
-        return atServlet(s, passage, request, response, who);
+        return atServlet(s, passage, request, response, servlet);
       }
       if (where == ENTRANCE) {
-        passage.passed(who); // the filters a resumed request must pass again
+        passage.passedFilter(); // a request that passed a filter is never suspended
       }
       // a filter's own prologue (or a container's holder of a filter) decided it: the first
       // container call of a filter inside it sees the request end, and settles what it holds
@@ -412,12 +415,12 @@ public final class HttpGate {
       return null;
     }
     if (where == SERVLET) {
-      return passage.await(s, api, request, servletRequest, response, who) ? PROCEED : null;
+      return passage.await(s, api, request, servletRequest, response, servlet) ? PROCEED : null;
     }
     if (users != null || passage.waits()) {
       if (where == ENTRANCE) {
         passage.claimSettling();
-        passage.passed(who);
+        passage.passedFilter();
       }
       try {
         call(api.setAttribute, request, COUNTED, passage); // for the servlet, with the charges
@@ -613,7 +616,7 @@ public final class HttpGate {
     if (filter == null) {
       throw new NullPointerException("the filter is null");
     }
-    Object decided = decide(request, response, ENTRANCE, filter);
+    Object decided = decide(request, response, ENTRANCE, null);
     if (decided == null) {
       return;
     }

@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread, inside its filters, exactly as it would run without Weir, within {@code
  * http.maxBlockedThreads} ({@link HttpWaits}), and is limited at once beyond them. The dispatch
  * Weir asks for is still checked where it reaches a servlet ({@link #missed}): one that reaches
- * another servlet, or misses a filter the request had passed, is refused as limited, never served,
- * logged once, and that servlet's requests hold their thread from then on.
+ * another servlet is refused as limited, never served, logged once, and that servlet's requests
+ * hold their thread from then on.
  *
  * <p><b>A request a filter answers.</b> It never reaches its servlet; where its entrance returns
  * (the container's call of its first filter, {@link #entranceReturned}) its slots are settled. One
@@ -86,20 +86,13 @@ final class HttpPassage implements ServletApi.AsyncEvents {
   private final Object response;
 
   /**
-   * The filters the container called on the dispatch that reached the servlet, in order; then those
-   * it called on the dispatch Weir asked for, until the servlet.
+   * How many filters the container called on the dispatch that reaches the servlet: only a request
+   * that passed none is suspended.
    */
-  private Object[] before = new Object[4];
-
-  private int passedBefore;
-  private Object[] after;
-  private int passedAfter;
+  private int filtersPassed;
 
   /** True once the dispatch Weir asked for reached a servlet and was checked. */
   private boolean checked;
-
-  /** The name of the first limit the request waited for, for a refusal after its slots. */
-  private String waitedFor = "";
 
   // set before the request is suspended, read after state says SUSPENDED
   private Object servlet;
@@ -214,26 +207,10 @@ final class HttpPassage implements ServletApi.AsyncEvents {
     admitAll();
   }
 
-  /**
-   * Notes a filter the container called for the request: on the dispatch that reaches its servlet,
-   * and on the dispatch Weir asks for at its slot, until the servlet.
-   */
-  void passed(Object filter) {
-    if (state.get() == RESUMED) {
-      if (checked) {
-        return;
-      }
-      if (after == null) {
-        after = new Object[Math.max(4, passedBefore)];
-      } else if (passedAfter == after.length) {
-        after = java.util.Arrays.copyOf(after, passedAfter * 2);
-      }
-      after[passedAfter++] = filter;
-    } else if (!handedOver) {
-      if (passedBefore == before.length) {
-        before = java.util.Arrays.copyOf(before, passedBefore * 2);
-      }
-      before[passedBefore++] = filter;
+  /** Counts a filter the container called for the request, on its way to its servlet. */
+  void passedFilter() {
+    if (state.get() == HELD && !handedOver) {
+      filtersPassed++;
     }
   }
 
@@ -244,30 +221,19 @@ final class HttpPassage implements ServletApi.AsyncEvents {
 
   /**
    * Where the dispatch Weir asked for reaches a servlet: whether it is the servlet the request was
-   * suspended at, reached through every filter the request had passed, in their order (a dispatch
-   * runs only the filters mapped for {@code ASYNC}, to the path its request names). Once.
+   * suspended at (a container may route a dispatch elsewhere). Once.
    *
    * @param servletNow the servlet reached; null if unknown
-   * @return null if it may run; else what the dispatch missed, in words
+   * @return null if it may run; else where the dispatch went, in words
    */
   String missed(Object servletNow) {
     checked = true;
-    if (servletNow != servlet) {
-      return "to another servlet ("
-          + (servletNow == null ? "one Weir cannot name" : servletNow.getClass().getName())
-          + ")";
+    if (servletNow == servlet) {
+      return null;
     }
-    int j = 0;
-    for (int k = 0; k < passedBefore; k++) {
-      while (j < passedAfter && after[j] != before[k]) {
-        j++;
-      }
-      if (j == passedAfter) {
-        return "without the filter " + before[k].getClass().getName() + " it had passed";
-      }
-      j++;
-    }
-    return null;
+    return "to another servlet ("
+        + (servletNow == null ? "one Weir cannot name" : servletNow.getClass().getName())
+        + ")";
   }
 
   /** The servlet the request was suspended at. */
@@ -275,9 +241,9 @@ final class HttpPassage implements ServletApi.AsyncEvents {
     return servlet;
   }
 
-  /** The name of the first limit the request waited for. */
+  /** The name of the first limit the request waited for; empty if it held no slot. */
   String waitedFor() {
-    return waitedFor;
+    return slotRules[0] == null ? "" : slotRules[0].name;
   }
 
   /**
@@ -303,10 +269,9 @@ final class HttpPassage implements ServletApi.AsyncEvents {
     if (held == 0) {
       return true;
     }
-    waitedFor = slotRules[0].name;
     Object started = null;
     if (servletToRun != null
-        && passedBefore == 0
+        && filtersPassed == 0
         && HttpWaits.resumable(servletToRun)
         && suspendable(api, http, true)) {
       try {
@@ -432,7 +397,7 @@ final class HttpPassage implements ServletApi.AsyncEvents {
         // a filter's own asynchronous cycle: the dispatch that reaches the servlet waits there, the
         // entrance of the next dispatch settles, and the end of the cycle settles what is left
         settling = false;
-        passedBefore = 0; // the dispatch that reaches the servlet names the filters to pass again
+        filtersPassed = 0; // the dispatch that reaches the servlet counts its own filters
         HttpGate.call(
             api.addListener, HttpGate.call(api.asyncContext, request), api.asyncListener(this));
       } else if (untilLastSlot() <= 0) {

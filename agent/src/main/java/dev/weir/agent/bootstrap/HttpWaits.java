@@ -3,6 +3,7 @@ package dev.weir.agent.bootstrap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -52,22 +53,22 @@ final class HttpWaits {
   private static volatile Timer timer;
 
   /**
-   * Servlet classes a request was seen resumed through fewer filters, or at another servlet, than
-   * it was suspended at: their requests are never suspended from then on.
+   * Servlet classes whose suspended request was seen dispatched again to another servlet: their
+   * requests are never suspended from then on.
    */
-  private static final ClassValue<java.util.concurrent.atomic.AtomicBoolean> NOT_RESUMABLE =
-      new ClassValue<java.util.concurrent.atomic.AtomicBoolean>() {
+  private static final ClassValue<AtomicBoolean> NOT_RESUMABLE =
+      new ClassValue<AtomicBoolean>() {
         @Override
-        protected java.util.concurrent.atomic.AtomicBoolean computeValue(Class<?> type) {
-          return new java.util.concurrent.atomic.AtomicBoolean();
+        protected AtomicBoolean computeValue(Class<?> type) {
+          return new AtomicBoolean();
         }
       };
 
   private HttpWaits() {}
 
   /**
-   * Whether a servlet's requests may be suspended: none of them was resumed through fewer filters
-   * or at another servlet ({@link #notResumable}).
+   * * Whether a servlet's requests may be suspended: none of them was dispatched again to another
+   * servlet ({@link #notResumable}).
    *
    * @param servlet the servlet
    * @return true if they may
@@ -77,14 +78,13 @@ final class HttpWaits {
   }
 
   /**
-   * Records that a request suspended at {@code servlet} was dispatched again through fewer of the
-   * filters it had passed, or to another servlet (a filter mapped for {@code REQUEST} dispatches
-   * only; a wrapper whose URI names another path): from now on its requests that must wait hold
-   * their thread, and this is logged once per servlet class. Never throws.
+   * * Records that a request suspended at {@code servlet} was dispatched again to another servlet:
+   * from now on its requests that must wait hold their thread, and this is logged once per servlet
+   * class. Never throws.
    *
    * @param servlet the servlet the request was suspended at
    * @param limit the name of the limit it waited for
-   * @param why what the dispatch missed, in words
+   * @param why where the dispatch went, in words
    */
   static void notResumable(Object servlet, String limit, String why) {
     if (NOT_RESUMABLE.get(servlet.getClass()).compareAndSet(false, true)) {
