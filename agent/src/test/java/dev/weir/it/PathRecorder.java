@@ -102,8 +102,8 @@ final class PathRecorder {
   static final String WEAVE = "weave";
   static final String LOG = "log";
 
-  private static final String BRIDGE = "dev.weir.agent.bootstrap.WeirBridge";
-  private static final String GATE = "dev.weir.agent.bootstrap.HttpGate";
+  private static final String BRIDGE = "dev.weir.agent.bootstrap.limit.WeirBridge";
+  private static final String GATE = "dev.weir.agent.bootstrap.http.HttpGate";
 
   /** What woven code calls of the http gate: a filter's prologue and call site, a servlet's. */
   private static final Set<String> GATE_ENTRIES = Set.of("enter", "filter", "pass", "service");

@@ -1,14 +1,14 @@
 package dev.weir.benchmarks;
 
-import dev.weir.agent.bootstrap.AddressBlock;
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.GcraBucket;
-import dev.weir.agent.bootstrap.HttpGate;
-import dev.weir.agent.bootstrap.HttpRule;
-import dev.weir.agent.bootstrap.LimiterRegistry;
-import dev.weir.agent.bootstrap.NanoClock;
-import dev.weir.agent.bootstrap.PathPattern;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.GcraBucket;
+import dev.weir.agent.bootstrap.core.NanoClock;
+import dev.weir.agent.bootstrap.http.AddressBlock;
+import dev.weir.agent.bootstrap.http.HttpGate;
+import dev.weir.agent.bootstrap.http.HttpRule;
+import dev.weir.agent.bootstrap.http.PathPattern;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;

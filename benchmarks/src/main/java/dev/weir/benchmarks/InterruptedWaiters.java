@@ -1,6 +1,6 @@
 package dev.weir.benchmarks;
 
-import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,9 +1,9 @@
 package dev.weir.benchmarks;
 
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.GcraBucket;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.GcraBucket;
+import dev.weir.agent.bootstrap.core.NanoClock;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,8 +1,8 @@
 package dev.weir.benchmarks;
 
 import dev.failsafe.RateLimiter;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.GcraBucket;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.GcraBucket;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;

@@ -3,8 +3,8 @@ package dev.weir.benchmarks;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weir.agent.bootstrap.AddressBlock;
-import dev.weir.agent.bootstrap.HttpGate;
+import dev.weir.agent.bootstrap.http.AddressBlock;
+import dev.weir.agent.bootstrap.http.HttpGate;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

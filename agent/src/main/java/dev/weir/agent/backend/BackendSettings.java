@@ -1,6 +1,6 @@
 package dev.weir.agent.backend;
 
-import dev.weir.agent.bootstrap.ClusterScope;
+import dev.weir.agent.bootstrap.cluster.ClusterScope;
 import dev.weir.agent.config.BackendTls;
 import dev.weir.agent.config.BackendUri;
 import dev.weir.agent.config.ConfigFile;

@@ -1,7 +1,7 @@
 package dev.weir.agent.backend;
 
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.core.NanoClock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -2,10 +2,10 @@ package dev.weir.agent.backend;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
-import dev.weir.agent.bootstrap.Backend;
-import dev.weir.agent.bootstrap.ClusterScope;
-import dev.weir.agent.bootstrap.GcraBucket;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.cluster.Backend;
+import dev.weir.agent.bootstrap.cluster.ClusterScope;
+import dev.weir.agent.bootstrap.core.GcraBucket;
+import dev.weir.agent.bootstrap.core.NanoClock;
 import dev.weir.agent.config.BackendTls;
 import dev.weir.agent.config.BackendUri;
 import java.io.ByteArrayOutputStream;

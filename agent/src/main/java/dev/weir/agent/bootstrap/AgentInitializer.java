@@ -12,9 +12,11 @@ import java.util.jar.JarFile;
  * {@code WeirAgent}), so a second start, from a second attach, finds the first one's state.
  */
 public final class AgentInitializer {
-  private static final String START = "dev.weir.agent.ops.AgentStart";
-  private static boolean started;
-  private static ClassLoader agentLoader;
+  /** The agent tier's {@link AgentStarter}, the one name of it the boot tier holds. */
+  private static final String STARTER = "dev.weir.agent.ops.AgentStart";
+
+  /** The agent tier once it runs; null before, and after a start that found Weir disabled. */
+  private static AgentStarter started;
 
   /** The system property an attach leaves its report in, for {@code weir-agent.jar attach}. */
   public static final String ATTACH_REPORT = "weir.attach.report";
@@ -59,21 +61,21 @@ public final class AgentInitializer {
   private static void startOwn(
       String args, Instrumentation instrumentation, File agentJar, boolean premain)
       throws Exception {
-    if (started) {
-      Class.forName(START, true, agentLoader).getMethod("again", String.class).invoke(null, args);
+    if (started != null) {
+      started.again(args);
       return;
     }
     JarFile jar = new JarFile(agentJar);
     String version =
         jar.getManifest().getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
     ClassLoader loader = new AgentClassLoader(agentJar, jar, platformLoader());
-    Object weaving =
-        Class.forName(START, true, loader)
-            .getMethod("install", String.class, Instrumentation.class, boolean.class, String.class)
-            .invoke(null, args, instrumentation, premain, version);
-    started = Boolean.TRUE.equals(weaving); // a disabled start leaves a later attach free to start
-    if (started) {
-      agentLoader = loader;
+    AgentStarter starter =
+        Class.forName(STARTER, true, loader)
+            .asSubclass(AgentStarter.class)
+            .getConstructor()
+            .newInstance();
+    if (starter.start(args, instrumentation, premain, version)) {
+      started = starter; // a disabled start leaves a later attach free to start
     }
   }
 

@@ -70,7 +70,7 @@ public final class CallDepth {
    *     thread and the thread is not inside Weir (the call is charged); otherwise the scratch cell,
    *     which holds 0
    */
-  static int[] enter(int limiterId) {
+  public static int[] enter(int limiterId) {
     int[][] cells = CELLS.get();
     int slot = limiterId + FIRST_LIMITER;
     if (slot >= cells.length) {
@@ -99,7 +99,7 @@ public final class CallDepth {
    *
    * @return the scratch cell
    */
-  static int[] scratch() {
+  public static int[] scratch() {
     return CELLS.get()[SCRATCH];
   }
 
@@ -109,7 +109,7 @@ public final class CallDepth {
    * @param cell a cell returned by {@link #enter} on this thread, not yet cleared
    * @return true for the outermost call
    */
-  static boolean isOutermost(int[] cell) {
+  public static boolean isOutermost(int[] cell) {
     return cell[0] != 0;
   }
 

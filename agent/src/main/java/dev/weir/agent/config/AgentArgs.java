@@ -1,7 +1,7 @@
 package dev.weir.agent.config;
 
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.core.KeyedBuckets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -191,7 +191,7 @@ public final class AgentArgs {
 
   private int maxKeys(String text) {
     if (text == null) {
-      return BucketLimiter.DEFAULT_MAX_KEYS;
+      return KeyedBuckets.DEFAULT_MAX_KEYS;
     }
     long keys = whole(text, 1, Integer.MAX_VALUE);
     if (keys < 1) {
@@ -202,7 +202,7 @@ public final class AgentArgs {
               + ", was '"
               + text
               + "'");
-      return BucketLimiter.DEFAULT_MAX_KEYS;
+      return KeyedBuckets.DEFAULT_MAX_KEYS;
     }
     return (int) keys;
   }
@@ -234,7 +234,7 @@ public final class AgentArgs {
   /**
    * The bound on keys held by each per-key limiter ({@code maxKeys=}, or {@code -Dweir.maxKeys}).
    *
-   * @return keys, {@code >= 1}; {@link BucketLimiter#DEFAULT_MAX_KEYS} unless given
+   * @return keys, {@code >= 1}; {@link KeyedBuckets#DEFAULT_MAX_KEYS} unless given
    */
   public int maxKeys() {
     return maxKeys;

@@ -1,10 +1,10 @@
 package dev.weir.agent.config;
 
-import dev.weir.agent.bootstrap.AddressBlock;
-import dev.weir.agent.bootstrap.ClusterScope;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.HttpGate;
-import dev.weir.agent.bootstrap.PathPattern;
+import dev.weir.agent.bootstrap.cluster.ClusterScope;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.http.AddressBlock;
+import dev.weir.agent.bootstrap.http.HttpGate;
+import dev.weir.agent.bootstrap.http.PathPattern;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.FileInputStream;

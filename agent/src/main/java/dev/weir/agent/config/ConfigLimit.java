@@ -1,7 +1,7 @@
 package dev.weir.agent.config;
 
-import dev.weir.agent.bootstrap.ClusterScope;
-import dev.weir.agent.bootstrap.PathPattern;
+import dev.weir.agent.bootstrap.cluster.ClusterScope;
+import dev.weir.agent.bootstrap.http.PathPattern;
 import java.util.Collections;
 import java.util.List;
 

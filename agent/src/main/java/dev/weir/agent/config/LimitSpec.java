@@ -1,11 +1,11 @@
 package dev.weir.agent.config;
 
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.ClusterScope;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.GcraBucket;
-import dev.weir.agent.bootstrap.Limiter;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.cluster.ClusterScope;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.GcraBucket;
+import dev.weir.agent.bootstrap.core.NanoClock;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.Limiter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

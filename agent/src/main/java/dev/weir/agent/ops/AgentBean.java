@@ -1,7 +1,7 @@
 package dev.weir.agent.ops;
 
-import dev.weir.agent.bootstrap.Limiter;
-import dev.weir.agent.bootstrap.LimiterRegistry;
+import dev.weir.agent.bootstrap.limit.Limiter;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.weave.Weaving;
 import java.io.IOException;
 import java.util.ArrayList;

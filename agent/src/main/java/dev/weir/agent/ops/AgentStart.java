@@ -1,9 +1,10 @@
 package dev.weir.agent.ops;
 
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.AgentStarter;
 import dev.weir.agent.bootstrap.CallDepth;
-import dev.weir.agent.bootstrap.LimiterRegistry;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.weave.Weaving;
 import dev.weir.agent.weave.WeirInstaller;
@@ -15,10 +16,11 @@ import java.util.Properties;
 /**
  * The agent's start inside its own class loader, above the weaving: installs the weaving, then the
  * operator's side (MBeans, metrics, config watch, summary lines, draining shutdown) on Weir's
- * management thread; and a later attach to the same JVM, which reloads. Called reflectively by the
- * bootstrap initializer. Thread-safe: starts are serialized by the initializer.
+ * management thread; and a later attach to the same JVM, which reloads. The boot tier's {@code
+ * AgentInitializer} makes one and calls it through {@link AgentStarter}. Thread-safe: starts are
+ * serialized by the initializer.
  */
-public final class AgentStart {
+public final class AgentStart implements AgentStarter {
   /** The system property that says Weir runs in this JVM, and its version. */
   static final String VERSION_PROPERTY = "dev.weir.agent.version";
 
@@ -29,12 +31,13 @@ public final class AgentStart {
    */
   static final String LIMITERS_PROPERTY = "dev.weir.agent.limiters";
 
-  private static AgentBean agent;
-  private static Weaving weaving;
-  private static ConfigWatch watch;
-  private static Summary summary;
+  private AgentBean agent;
+  private Weaving weaving;
+  private ConfigWatch watch;
+  private Summary summary;
 
-  private AgentStart() {}
+  /** Made by {@code AgentInitializer}, once per JVM. */
+  public AgentStart() {}
 
   /**
    * Starts the agent.
@@ -45,7 +48,8 @@ public final class AgentStart {
    * @param version the agent's version
    * @return true if the agent now weaves
    */
-  public static boolean install(
+  @Override
+  public boolean start(
       String args, Instrumentation instrumentation, boolean premain, String version) {
     Weaving w = WeirInstaller.install(args, instrumentation, premain, version);
     if (w == null) {
@@ -90,7 +94,8 @@ public final class AgentStart {
    *
    * @param args the attach's argument string
    */
-  public static void again(String args) {
+  @Override
+  public void again(String args) {
     int[] section = CallDepth.enterWeir();
     try {
       againOwn(args);
@@ -99,7 +104,7 @@ public final class AgentStart {
     }
   }
 
-  private static void againOwn(String args) {
+  private void againOwn(String args) {
     AgentArgs given = AgentArgs.parse(args, new Properties());
     if (!given.errors().isEmpty()) { // refused whole: not even the valid arguments apply
       for (String error : given.errors()) {

@@ -2,7 +2,7 @@ package dev.weir.agent.ops;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.core.NanoClock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;

@@ -1,6 +1,6 @@
 package dev.weir.agent.ops;
 
-import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.weave.Weaving;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.weir.agent.ops;
 
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.Limiter;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.Limiter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;

@@ -2,9 +2,9 @@ package dev.weir.agent.ops;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.Limiter;
-import dev.weir.agent.bootstrap.LimiterRegistry;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.Limiter;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.weave.Weaving;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package dev.weir.agent.ops;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.Limiter;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.core.NanoClock;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.Limiter;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

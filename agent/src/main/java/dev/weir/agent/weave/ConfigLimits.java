@@ -2,12 +2,12 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.backend.BackendSettings;
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.HttpRule;
-import dev.weir.agent.bootstrap.Limiter;
-import dev.weir.agent.bootstrap.LimiterRegistry;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.NanoClock;
+import dev.weir.agent.bootstrap.http.HttpRule;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.Limiter;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.ConfigLimit;
 import dev.weir.agent.config.LimitSpec;
 import dev.weir.agent.config.MethodPattern;

@@ -2,8 +2,8 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
-import dev.weir.agent.bootstrap.BucketLimiter;
 import dev.weir.agent.bootstrap.CallDepth;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
 
 /**
  * Reports on the config file's limits: what the dry-run limits would have done, every 60 seconds

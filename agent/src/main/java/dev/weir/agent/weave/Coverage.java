@@ -1,7 +1,7 @@
 package dev.weir.agent.weave;
 
-import dev.weir.agent.bootstrap.Limiter;
-import dev.weir.agent.bootstrap.LimiterRegistry;
+import dev.weir.agent.bootstrap.limit.Limiter;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.weave.LimitWeaver.Covered;
 import java.util.ArrayList;
 import java.util.Collections;

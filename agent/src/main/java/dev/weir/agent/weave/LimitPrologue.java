@@ -51,7 +51,7 @@ import net.bytebuddy.utility.OpenedClassReader;
  * <p>Immutable and thread-safe.
  */
 final class LimitPrologue {
-  private static final String BRIDGE = "dev/weir/agent/bootstrap/WeirBridge";
+  private static final String BRIDGE = "dev/weir/agent/bootstrap/limit/WeirBridge";
   private static final String EXCEPTION = "dev/weir/RateLimitedException";
 
   private final ClassModel type;

@@ -1,7 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.WeirBridge;
+import dev.weir.agent.bootstrap.limit.WeirBridge;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.util.Collections;

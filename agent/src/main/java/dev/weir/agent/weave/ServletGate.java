@@ -27,8 +27,8 @@ import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.utility.OpenedClassReader;
 
 /**
- * Weaves the gate of {@code http} entries ({@link dev.weir.agent.bootstrap.HttpGate}) into every
- * filter and servlet: the first instructions of each concrete {@code doFilter(ServletRequest,
+ * Weaves the gate of {@code http} entries ({@link dev.weir.agent.bootstrap.http.HttpGate}) into
+ * every filter and servlet: the first instructions of each concrete {@code doFilter(ServletRequest,
  * ServletResponse, FilterChain)} and {@code service(ServletRequest, ServletResponse)} of {@code
  * javax.servlet} or {@code jakarta.servlet} become
  *
@@ -53,7 +53,7 @@ import net.bytebuddy.utility.OpenedClassReader;
  * Weaving#ensureServletGate}), and kept (with no entry, the gate returns at once). Thread-safe.
  */
 final class ServletGate implements ClassFileTransformer {
-  private static final String GATE = "dev/weir/agent/bootstrap/HttpGate";
+  private static final String GATE = "dev/weir/agent/bootstrap/http/HttpGate";
   private static final String[] SERVICE_DESCRIPTORS = {
     "(Ljavax/servlet/ServletRequest;Ljavax/servlet/ServletResponse;)V",
     "(Ljakarta/servlet/ServletRequest;Ljakarta/servlet/ServletResponse;)V"

@@ -1,8 +1,8 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.LimiterRegistry;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.core.NanoClock;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.weave.ClassModel.MethodModel;
 import dev.weir.agent.weave.LimitWeaver.AddedOverride;
 import dev.weir.agent.weave.LimitWeaver.Placement;

@@ -2,10 +2,10 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.backend.BackendSettings;
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.HttpGate;
-import dev.weir.agent.bootstrap.Limiter;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.core.NanoClock;
+import dev.weir.agent.bootstrap.http.HttpGate;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.config.AgentArgs;
 import dev.weir.agent.config.ConfigFile;
 import java.io.File;

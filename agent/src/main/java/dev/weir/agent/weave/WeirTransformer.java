@@ -250,7 +250,7 @@ final class WeirTransformer implements ClassFileTransformer {
   }
 
   /** A name every woven class's constant pool holds, and no other class's. */
-  private static final String BRIDGE = "dev/weir/agent/bootstrap/WeirBridge";
+  private static final String BRIDGE = "dev/weir/agent/bootstrap/limit/WeirBridge";
 
   /** Whether a class file holds these characters (a name in its constant pool, say). */
   static boolean contains(byte[] classFile, String name) {

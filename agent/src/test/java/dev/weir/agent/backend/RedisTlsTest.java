@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.ClusterScope;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.NanoClock;
+import dev.weir.agent.bootstrap.cluster.ClusterScope;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.NanoClock;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.config.BackendTls;
 import dev.weir.agent.config.BackendUri;
 import dev.weir.agent.config.ConfigFile;

@@ -3,11 +3,11 @@ package dev.weir.agent.backend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.ClusterScope;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.FakeClock;
-import dev.weir.agent.bootstrap.GcraBucket;
+import dev.weir.agent.bootstrap.cluster.ClusterScope;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.FakeClock;
+import dev.weir.agent.bootstrap.core.GcraBucket;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.config.BackendUri;
 import dev.weir.redis.RedisServer;
 import java.util.ArrayList;

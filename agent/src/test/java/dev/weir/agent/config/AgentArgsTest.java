@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.BucketLimiter;
+import dev.weir.agent.bootstrap.core.KeyedBuckets;
 import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -67,13 +67,13 @@ class AgentArgsTest {
 
   @Test
   void maxKeysBoundsPerKeyLimiters() {
-    assertEquals(BucketLimiter.DEFAULT_MAX_KEYS, AgentArgs.parse(null, new Properties()).maxKeys());
+    assertEquals(KeyedBuckets.DEFAULT_MAX_KEYS, AgentArgs.parse(null, new Properties()).maxKeys());
     assertEquals(5000, AgentArgs.parse("maxKeys=5_000", new Properties()).maxKeys());
     Properties system = new Properties();
     system.setProperty("weir.maxKeys", "7");
     assertEquals(7, AgentArgs.parse(null, system).maxKeys());
     AgentArgs bad = AgentArgs.parse("maxKeys=0", new Properties());
-    assertEquals(BucketLimiter.DEFAULT_MAX_KEYS, bad.maxKeys());
+    assertEquals(KeyedBuckets.DEFAULT_MAX_KEYS, bad.maxKeys());
     assertEquals(
         List.of("agent argument maxKeys must be a whole number from 1 to 2147483647, was '0'"),
         bad.errors());

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weir.agent.bootstrap.Discipline;
+import dev.weir.agent.bootstrap.core.Discipline;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -344,10 +344,10 @@ class ConfigFileTest {
                 ""));
     assertEquals(List.of(), good.errors());
     assertEquals(
-        dev.weir.agent.bootstrap.ClusterScope.OnFailure.LOCAL,
+        dev.weir.agent.bootstrap.cluster.ClusterScope.OnFailure.LOCAL,
         good.limits().get(0).onBackendFailure());
     assertEquals(
-        dev.weir.agent.bootstrap.ClusterScope.OnFailure.REJECT,
+        dev.weir.agent.bootstrap.cluster.ClusterScope.OnFailure.REJECT,
         good.limits().get(1).onBackendFailure());
     assertTrue(good.limits().get(1).cluster());
     assertFalse(good.limits().get(2).cluster());

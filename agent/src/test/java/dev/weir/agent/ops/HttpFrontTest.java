@@ -3,7 +3,7 @@ package dev.weir.agent.ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weir.agent.bootstrap.FakeClock;
+import dev.weir.agent.bootstrap.core.FakeClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

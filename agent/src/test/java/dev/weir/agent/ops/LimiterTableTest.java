@@ -3,11 +3,11 @@ package dev.weir.agent.ops;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.weir.agent.bootstrap.BucketLimiter;
-import dev.weir.agent.bootstrap.Discipline;
-import dev.weir.agent.bootstrap.FakeClock;
-import dev.weir.agent.bootstrap.GcraBucket;
-import dev.weir.agent.bootstrap.Limiter;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.FakeClock;
+import dev.weir.agent.bootstrap.core.GcraBucket;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.Limiter;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;

@@ -101,7 +101,7 @@ class ServletGateTest {
       byte[] woven = ServletGate.weave(servlet(name, version, false, 0), name);
       assertTrue(
           new String(woven, java.nio.charset.StandardCharsets.ISO_8859_1)
-              .contains("dev/weir/agent/bootstrap/HttpGate"));
+              .contains("dev/weir/agent/bootstrap/http/HttpGate"));
       Class<?> type = load(name, woven);
       service(type).invoke(type.getConstructor().newInstance(), null, null); // no entries: runs
       assertEquals(1, type.getField("ran").getInt(null), "version " + version);
@@ -114,7 +114,7 @@ class ServletGateTest {
     assertTrue(
         mixin != null
             && new String(mixin, java.nio.charset.StandardCharsets.ISO_8859_1)
-                .contains("dev/weir/agent/bootstrap/HttpGate"),
+                .contains("dev/weir/agent/bootstrap/http/HttpGate"),
         "woven");
     ClassWriter cw = new ClassWriter(0);
     cw.visit(
@@ -178,7 +178,7 @@ class ServletGateTest {
     byte[] woven = ServletGate.weave(cw.toByteArray(), name);
     assertTrue(
         new String(woven, java.nio.charset.StandardCharsets.ISO_8859_1)
-            .contains("dev/weir/agent/bootstrap/HttpGate"),
+            .contains("dev/weir/agent/bootstrap/http/HttpGate"),
         "the call site goes through the gate");
     Method dispatch = load(name, woven).getMethods()[0];
     java.util.List<String> calls = new java.util.ArrayList<>();
@@ -233,7 +233,7 @@ class ServletGateTest {
       cw.visitEnd();
       byte[] woven = ServletGate.weave(cw.toByteArray(), name);
       String text = new String(woven, java.nio.charset.StandardCharsets.ISO_8859_1);
-      assertTrue(text.contains("dev/weir/agent/bootstrap/HttpGate") && text.contains("enter"));
+      assertTrue(text.contains("dev/weir/agent/bootstrap/http/HttpGate") && text.contains("enter"));
       Class<?> type = load(name, woven);
       type.getMethod(
               "doFilter",

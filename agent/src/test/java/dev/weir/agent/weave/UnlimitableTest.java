@@ -42,7 +42,7 @@ class UnlimitableTest {
     for (String method :
         new String[] {
           "dev.weir.RateLimitedException#retryAfterNanos()J",
-          "dev.weir.agent.bootstrap.WeirBridge#acquire(I)J",
+          "dev.weir.agent.bootstrap.limit.WeirBridge#acquire(I)J",
           "dev.weir.agent.weave.Weaver#weave([B)[B",
           "dev.weir.agent.shaded.net.bytebuddy.jar.asm.ClassReader#accept(Lx;I)V"
         }) {

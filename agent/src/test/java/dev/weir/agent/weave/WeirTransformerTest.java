@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.RateLimitedException;
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.FakeClock;
-import dev.weir.agent.bootstrap.LimiterRegistry;
+import dev.weir.agent.bootstrap.core.FakeClock;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import fixtures.weave.Annotated;
 import fixtures.weave.OptionalDependency;
 import fixtures.weave.Redeployable;

@@ -1,0 +1,1086 @@
+package dev.weir.agent.bootstrap.http;
+
+import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.CallDepth;
+import dev.weir.agent.bootstrap.limit.Draining;
+import dev.weir.agent.bootstrap.limit.Limiter;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
+import dev.weir.agent.bootstrap.limit.Reservation;
+import dev.weir.agent.bootstrap.limit.WeirBridge;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UnsupportedEncodingException;
+import java.io.Writer;
+import java.lang.invoke.MethodHandle;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Enumeration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The limit at the entrance of every web application (SPEC "Legacy web apps"): what the prologue
+ * woven into each {@code doFilter(ServletRequest, ServletResponse, FilterChain)} and each {@code
+ * service(ServletRequest, ServletResponse)} of {@code javax.servlet} and {@code jakarta.servlet}
+ * calls first:
+ *
+ * <pre>{@code
+ * if (!HttpGate.enter(request, response)) return;  // a filter's; limited: answered already
+ * if (!HttpGate.pass(request, response)) return;   // a servlet's
+ * ...the original body...
+ * }</pre>
+ *
+ * and what a container's call of {@code filter.doFilter(...)} or {@code servlet.service(...)}
+ * through the interface becomes ({@link #filter}, {@link #service}), which reaches filters and
+ * servlets whose own class cannot be woven (a lambda's).
+ *
+ * <p><b>Where.</b> The first of those a request meets is its entrance: the container's first call
+ * into the application, before any of its filters has run, whatever the container (its own
+ * pipeline, valves and handlers, differs from one container to the next and is the operator's: a
+ * proxy setting there is honoured). Every entry but those keyed by {@code user} is applied there,
+ * so a request a filter answers (a login form a security filter checks) is limited too, and a
+ * limited request never reaches a filter. The {@code user} entries are applied where the request
+ * reaches a servlet, after the filters, on the principal of the request as they wrapped it; a
+ * request they limit gets the entrance's permits back ({@link HttpPassage}), so it is charged by
+ * none. A request that meets no filter is decided whole at its servlet.
+ *
+ * <p><b>Once per request.</b> A request is matched on the path it arrived with, inside the
+ * application, as the container decoded and normalised it ({@code getServletPath() +
+ * getPathInfo()}; for a forward or an async dispatch, the original path the container keeps in
+ * {@code *.forward.*} and {@code *.async.*} attributes), and, where the container left dot segments
+ * or path parameters in it, on its normalised forms too ({@link PathPattern#otherForms}). The
+ * entrance marks it with the attribute {@value #COUNTED}, matched or not, and every later filter,
+ * servlet, forward, include and async dispatch passes at once, after one {@code getAttribute}. An
+ * error dispatch is never limited: it answers a request that has failed already.
+ *
+ * <p><b>All entries apply.</b> Every matching entry is consulted, those that answer at once before
+ * those that may wait; the first that limits the request answers it, and the permits the earlier
+ * ones took are given back ({@link Limiter#refund}), so a limited request is charged by none.
+ *
+ * <p><b>Waiting.</b> An entry that may make a request wait ({@code WAIT}, SHAPING) gives it a
+ * departure slot where it is charged, at the entrance; it waits for the slot where it reaches its
+ * servlet: one that passed no filter is suspended with the servlet API's async and dispatched again
+ * by the container at its slot; one that passed filters waits on its thread inside them, as does
+ * one that cannot be suspended, within {@code http.maxBlockedThreads}, or is limited at once beyond
+ * them ({@link HttpPassage}, {@link HttpWaits}). An answer a filter gives before the request's slot
+ * is held until it if not sent yet.
+ *
+ * <p><b>The answer</b> is written directly, never through {@code sendError} (which would run the
+ * application's error pages): the {@code http.status} (429 by default), {@code Retry-After} in
+ * whole seconds rounded up and at least 1, and a one-line {@code text/plain} body naming the limit,
+ * with a {@code Content-Length} so the connection stays open. A request refused because the JVM is
+ * shutting down ({@code drainOnExit}) gets 503 and no {@code Retry-After}. Nothing is logged per
+ * request. A request whose limit cannot be applied (the application's request wrapper throws, say)
+ * is refused with an {@link IllegalStateException} naming the entry: the container answers 500.
+ *
+ * <p><b>Keys.</b> {@code client} is read from the container's own request beneath every request
+ * wrapper, so no filter chooses it; an IPv6 client is keyed by its network of {@code
+ * http.ipv6PrefixLength} bits ({@code 2001:db8:0:0:0:0:0:0/64}).
+ *
+ * <p><b>Limited methods.</b> A {@code RateLimitedException} that escapes the servlet a container
+ * calls through {@link #service} (thrown by a limited method the servlet called, and perhaps
+ * wrapped by a framework) gets the same answer, with the limiter's name and retry-after, unless
+ * {@code http.answerLimitedMethods} is false or the response is committed: a limit in a controller
+ * is a 429, not a 500 and a stack trace in the application's log. The catch sits at the container's
+ * call of the servlet, inside the application's filters, so a filter sees a request answered
+ * normally, as it did when the gate sat there too; one that escapes a filter (a limited method the
+ * filter called) is answered at the container's call of that filter ({@link #filter}), inside the
+ * filters around it.
+ *
+ * <p>Thread-safe. The rules are replaced whole by a reload ({@link #install}).
+ */
+public final class HttpGate {
+  /** The request attribute that marks a request counted already. */
+  public static final String COUNTED = "dev.weir.counted";
+
+  private static final String CLIENT_HEADER = "X-Forwarded-For";
+
+  /** Plain wrappers looked inside, at most, around a request or a response. */
+  private static final int MAX_WRAPPERS = 64;
+
+  /** {@code http.ipv6PrefixLength} by default: one host commonly holds a whole /64. */
+  public static final int DEFAULT_IPV6_PREFIX_LENGTH = 64;
+
+  private static volatile Settings settings =
+      new Settings(new HttpRule[0], new AddressBlock[0], 429, true, DEFAULT_IPV6_PREFIX_LENGTH);
+
+  /**
+   * The limiters whose exception reached a committed response, each logged once; at most {@link
+   * #MAX_COMMITTED_REPORTED} names (then one line says no more are named). Guarded by itself.
+   */
+  private static final Set<String> COMMITTED_REPORTED = new HashSet<String>();
+
+  private static final int MAX_COMMITTED_REPORTED = 1000;
+
+  /** Whether a servlet API that cannot be called was logged (once per JVM). */
+  private static volatile boolean brokenReported;
+
+  private HttpGate() {}
+
+  static final class Settings {
+    final HttpRule[] rules;
+    final AddressBlock[] proxies;
+    final int status;
+    final boolean answerMethods;
+    final int ipv6Prefix;
+
+    Settings(
+        HttpRule[] rules,
+        AddressBlock[] proxies,
+        int status,
+        boolean answerMethods,
+        int ipv6Prefix) {
+      this.rules = rules;
+      this.proxies = proxies;
+      this.status = status;
+      this.answerMethods = answerMethods;
+      this.ipv6Prefix = ipv6Prefix;
+    }
+  }
+
+  /**
+   * Installs the config file's {@code http} entries, replacing those before, with {@code
+   * http.answerLimitedMethods} on (its default). Thread-safe: a request reads the settings once,
+   * whole.
+   *
+   * @param rules the entries, in file order
+   * @param trustedProxies {@code http.trustedProxies}
+   * @param status {@code http.status}, 400..599
+   */
+  public static void install(List<HttpRule> rules, List<AddressBlock> trustedProxies, int status) {
+    install(rules, trustedProxies, status, true);
+  }
+
+  /**
+   * Installs the config file's {@code http} entries and settings, replacing those before.
+   *
+   * @param rules the entries, in file order
+   * @param trustedProxies {@code http.trustedProxies}
+   * @param status {@code http.status}, 400..599
+   * @param answerLimitedMethods {@code http.answerLimitedMethods}: whether a {@code
+   *     RateLimitedException} that escapes a servlet is answered as a limited request
+   */
+  public static void install(
+      List<HttpRule> rules,
+      List<AddressBlock> trustedProxies,
+      int status,
+      boolean answerLimitedMethods) {
+    install(rules, trustedProxies, status, answerLimitedMethods, DEFAULT_IPV6_PREFIX_LENGTH);
+  }
+
+  /**
+   * Installs the config file's {@code http} entries and settings, replacing those before.
+   *
+   * @param rules the entries, in file order
+   * @param trustedProxies {@code http.trustedProxies}
+   * @param status {@code http.status}, 400..599
+   * @param answerLimitedMethods {@code http.answerLimitedMethods}
+   * @param ipv6PrefixLength {@code http.ipv6PrefixLength}, 1..128: a {@code client} key is the
+   *     client's IPv6 address's network of this many bits
+   * @throws IllegalArgumentException for a prefix length outside 1..128
+   */
+  public static synchronized void install(
+      List<HttpRule> rules,
+      List<AddressBlock> trustedProxies,
+      int status,
+      boolean answerLimitedMethods,
+      int ipv6PrefixLength) {
+    if (ipv6PrefixLength < 1 || ipv6PrefixLength > 128) {
+      throw new IllegalArgumentException(
+          "http.ipv6PrefixLength must be from 1 to 128, was " + ipv6PrefixLength);
+    }
+    List<HttpRule> ordered = new ArrayList<HttpRule>();
+    for (HttpRule rule : rules) {
+      if (!rule.waits) {
+        ordered.add(rule);
+      }
+    }
+    for (HttpRule rule : rules) {
+      if (rule.waits) {
+        ordered.add(rule); // a request waits only once every entry that answers at once admits it
+      }
+    }
+    settings =
+        new Settings(
+            ordered.toArray(new HttpRule[0]),
+            trustedProxies.toArray(new AddressBlock[0]),
+            status,
+            answerLimitedMethods,
+            ipv6PrefixLength);
+  }
+
+  /**
+   * Sets {@code http.maxBlockedThreads}: how many requests that cannot be suspended may hold their
+   * thread while they wait, at once in the JVM; one beyond them that would have to wait is limited
+   * at once. Applies to requests that start waiting from now on.
+   *
+   * @param max threads, {@code >= 0}; 0: no request ever holds its thread to wait
+   * @throws IllegalArgumentException if {@code max < 0}
+   */
+  public static void setMaxBlockedThreads(int max) {
+    HttpWaits.setMaxBlockedThreads(max);
+  }
+
+  /**
+   * The top-level {@code http} settings installed, in words, for the line a reload logs.
+   *
+   * @return for example {@code status 429, trustedProxies [10.0.0.0/8], answerLimitedMethods true}
+   *     ({@code , ipv6PrefixLength 48} and {@code , maxBlockedThreads 2} follow when they are not
+   *     the defaults)
+   */
+  public static String settingsInWords() {
+    Settings s = settings;
+    return "status "
+        + s.status
+        + ", trustedProxies "
+        + java.util.Arrays.toString(s.proxies)
+        + ", answerLimitedMethods "
+        + s.answerMethods
+        + (s.ipv6Prefix == DEFAULT_IPV6_PREFIX_LENGTH ? "" : ", ipv6PrefixLength " + s.ipv6Prefix)
+        + (HttpWaits.maxBlockedThreads() == HttpWaits.DEFAULT_MAX_BLOCKED_THREADS
+            ? ""
+            : ", maxBlockedThreads " + HttpWaits.maxBlockedThreads());
+  }
+
+  /**
+   * Whether a {@code RateLimitedException} that escapes a servlet is answered as a limited request
+   * ({@code http.answerLimitedMethods}).
+   *
+   * @return true unless the config file turned it off
+   */
+  public static boolean answersLimitedMethods() {
+    return settings.answerMethods;
+  }
+
+  /**
+   * Whether any {@code http} entry is installed.
+   *
+   * @return true if requests may be limited
+   */
+  public static boolean hasRules() {
+    return settings.rules.length > 0;
+  }
+
+  /**
+   * Decides a request where it enters the application, before its filters: called first by every
+   * woven {@code doFilter(ServletRequest, ServletResponse, FilterChain)}. The first call for a
+   * request applies every matching entry but those keyed by {@code user}, which wait for the
+   * servlet ({@link #pass}); every later call (the next filter, a forward, an async dispatch) *
+   * passes at once. A request an entry makes wait waits for its slot at its servlet; the first
+   * container call of a filter inside this one ({@link #filter}) sees the request end, and settles
+   * a slot no servlet took over (a filter answered).
+   *
+   * @param request the {@code ServletRequest} the filter was called with
+   * @param response its {@code ServletResponse}
+   * @return true to run the filter; false if the request was limited and answered
+   * @throws IllegalStateException if a matching entry cannot be applied to the request (fails
+   *     closed)
+   */
+  public static boolean enter(Object request, Object response) {
+    return decide(request, response, PROLOGUE, null) != null;
+  }
+
+  /**
+   * Decides a request as it reaches a servlet: called first by every woven {@code service}. A
+   * request that passed no filter is decided here whole; one that entered through a filter is
+   * checked here against the {@code user} entries its path matched, with its principal as the *
+   * filters set it. A request that must wait holds its thread here within {@code
+   * http.maxBlockedThreads}: it is suspended only where the container's call of the servlet names
+   * it ({@link #service}) and it passed no filter.
+   *
+   * @param request the {@code ServletRequest} the servlet was called with
+   * @param response its {@code ServletResponse}
+   * @return true to run the servlet; false if the request was limited and answered
+   * @throws IllegalStateException if a matching entry cannot be applied to the request (fails
+   *     closed)
+   */
+  public static boolean pass(Object request, Object response) {
+    return decide(request, response, SERVLET, null) != null;
+  }
+
+  /** Where a decision is made: a filter's own prologue, which cannot see the request end. */
+  private static final int PROLOGUE = 0;
+
+  /** The container's call of a filter: it sees the request end, and settles its slots. */
+  private static final int ENTRANCE = 1;
+
+  /** A servlet. */
+  private static final int SERVLET = 2;
+
+  /** What {@link #decide} returns for a request to run on with nothing to settle. */
+  private static final Object PROCEED = Boolean.TRUE;
+
+  /**
+   * {@link #enter} or {@link #pass}: null if the request was answered (or suspended); else {@link
+   * #PROCEED}, or at an {@link #ENTRANCE} the request's {@link HttpPassage} to settle once the
+   * filter returns.
+   *
+   * @param servlet at a {@link #SERVLET}, the servlet the container calls (a suspended request is
+   *     checked against it where it is dispatched again); null where unknown
+   */
+  private static Object decide(Object request, Object response, int where, Object servlet) {
+    Settings s = settings;
+    if (s.rules.length == 0 || request == null || response == null) {
+      return PROCEED;
+    }
+    // the gate is Weir's own work: what it runs of the JDK (the servlet API's handles, parsing an
+    // address, splitting a path) charges no config limit, and none need refuse it
+    int[] section = CallDepth.enterWeir();
+    try {
+      return decideOwn(s, request, response, where, servlet);
+    } finally {
+      section[0]--;
+    }
+  }
+
+  private static Object decideOwn(
+      Settings s, Object request, Object response, int where, Object servlet) {
+    MethodHandle getAttribute = ServletApi.getAttributeOf(request);
+    Object mark = null; // no servlet request, or one whose API cannot be called: seen below
+    try {
+      if (getAttribute != null) {
+        mark = call(getAttribute, request, COUNTED); // the one call a later filter makes
+      }
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "Weir cannot read the attributes of this request, so its http limits cannot be applied: "
+              + e,
+          e);
+    }
+    if (mark instanceof HttpPassage) {
+      HttpPassage passage = (HttpPassage) mark;
+      if (where == SERVLET) {
+        return atServlet(s, passage, request, response, servlet);
+      }
+      if (where == ENTRANCE) {
+        passage.passedFilter(); // a request that passed a filter is never suspended
+      }
+      // a filter's own prologue (or a container's holder of a filter) decided it: the first
+      // container call of a filter inside it sees the request end, and settles what it holds
+      return where == ENTRANCE && passage.claimSettling() ? passage : PROCEED;
+    }
+    if (mark != null) {
+      return PROCEED;
+    }
+    Object servletRequest = request;
+    request = httpRequest(request);
+    if (request == null) {
+      return PROCEED; // not an HTTP request: it has no path to match
+    }
+    ServletApi api = usable(ServletApi.of(request));
+    String path;
+    String method;
+    try {
+      String type = String.valueOf(call(api.dispatcherType, request));
+      if (type.equals("ERROR")) {
+        return PROCEED;
+      }
+      path = path(api, request, type);
+      Object verb = call(api.method, request);
+      method = verb == null ? "" : ((String) verb).toUpperCase(Locale.ROOT); // once, for all rules
+      // marked first, matched or not: every later filter, forward or dispatch passes at once
+      call(api.setAttribute, request, COUNTED, Boolean.TRUE);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "Weir cannot read the path of this request, so its http limits cannot be applied: " + e,
+          e);
+    }
+    HttpRule[] rules = s.rules;
+    String[] segments = PathPattern.segments(path);
+    String[][] otherForms = PathPattern.otherForms(path, segments);
+    HttpRule[] matched = null;
+    int n = 0;
+    HttpRule[] users = null;
+    int u = 0;
+    for (int i = 0; i < rules.length; i++) {
+      HttpRule rule = rules[i];
+      if (rule.matches(method, segments, otherForms)) {
+        if (where != SERVLET && rule.atServlet()) {
+          if (users == null) {
+            users = new HttpRule[rules.length - i];
+          }
+          users[u++] = rule; // the principal is known once the filters have run
+        } else {
+          if (matched == null) {
+            matched = new HttpRule[rules.length - i];
+          }
+          matched[n++] = rule;
+        }
+      }
+    }
+    if (n == 0 && users == null) {
+      return PROCEED;
+    }
+    HttpPassage passage =
+        new HttpPassage(users == null ? null : Arrays.copyOf(users, u), api, request, response);
+    if (n > 0 && !charge(s, api, request, response, matched, n, passage)) {
+      return null;
+    }
+    if (where == SERVLET) {
+      return passage.await(s, api, request, servletRequest, response, servlet) ? PROCEED : null;
+    }
+    if (users != null || passage.waits()) {
+      if (where == ENTRANCE) {
+        passage.claimSettling();
+        passage.passedFilter();
+      }
+      try {
+        call(api.setAttribute, request, COUNTED, passage); // for the servlet, with the charges
+      } catch (RuntimeException | Error e) {
+        passage.withdraw();
+        throw e;
+      }
+      return where == ENTRANCE ? passage : PROCEED;
+    }
+    return PROCEED;
+  }
+
+  /**
+   * Where a request that entered through a filter reaches a servlet: its {@code user} entries,
+   * keyed by the principal of the request as the filters wrapped it (refused, the entrance's
+   * charges go back too), then the wait for the slots it holds.
+   */
+  private static Object atServlet(
+      Settings s, HttpPassage passage, Object request, Object response, Object servlet) {
+    if (passage.resumed()) {
+      return resumedAt(s, passage, request, response, servlet);
+    }
+    Object http = httpRequest(request);
+    if (http == null) {
+      return PROCEED; // no HTTP request beneath: the entrance settles its slots
+    }
+    ServletApi api;
+    try {
+      api = usable(ServletApi.of(http));
+      if (String.valueOf(call(api.dispatcherType, http)).equals("ERROR")) {
+        return PROCEED; // an error page of a request that failed: the entrance settles it
+      }
+      call(api.setAttribute, http, COUNTED, Boolean.TRUE); // once: a forward or include passes
+    } catch (RuntimeException e) {
+      passage.withdraw();
+      throw new IllegalStateException(
+          "Weir cannot read this request, so its http limits cannot be applied: " + e, e);
+    }
+    if (passage.users.length > 0
+        && !charge(s, api, http, response, passage.users, passage.users.length, passage)) {
+      return null;
+    }
+    return passage.await(s, api, http, request, response, servlet) ? PROCEED : null;
+  }
+
+  /**
+   * Where the dispatch Weir asked for at a request's slot reaches a servlet: it runs if this is the
+   * servlet it was suspended at, reached through every filter it had passed; else it is refused
+   * (answered as limited, its servlet left alone), and that servlet's requests hold their thread
+   * from then on ({@link HttpWaits#notResumable}).
+   */
+  private static Object resumedAt(
+      Settings s, HttpPassage passage, Object request, Object response, Object servlet) {
+    String missed = passage.missed(servlet);
+    Object http = httpRequest(request);
+    ServletApi api = http == null ? null : usable(ServletApi.of(http));
+    if (missed == null) {
+      if (api != null) {
+        call(api.setAttribute, http, COUNTED, Boolean.TRUE); // a forward or include passes
+      }
+      return PROCEED;
+    }
+    HttpWaits.notResumable(passage.servlet(), passage.waitedFor(), missed);
+    if (api == null) {
+      throw new IllegalStateException(
+          "Weir refused a request resumed " + missed + ", and cannot answer it");
+    }
+    answer(api, response, s.status, RETRY_AFTER_REFUSED_NANOS, passage.waitedFor());
+    return null;
+  }
+
+  /** The {@code Retry-After} of a request refused where it was resumed: one second. */
+  private static final long RETRY_AFTER_REFUSED_NANOS = 1_000_000_000L;
+
+  /** The HTTP request behind a request: itself, or what plain wrappers wrap; null if none. */
+  private static Object httpRequest(Object request) {
+    ServletApi api = ServletApi.of(request);
+    for (int depth = 0; api == ServletApi.NONE; depth++) {
+      // a plain ServletRequestWrapper a filter put around the HTTP request: look inside it
+      Object inner = unwrap(request);
+      if (inner == null) {
+        return null;
+      }
+      if (depth == MAX_WRAPPERS) {
+        throw new IllegalStateException(
+            "Weir's http limits cannot see through more than "
+                + MAX_WRAPPERS
+                + " request wrappers, so the request is refused");
+      }
+      request = inner;
+      api = ServletApi.of(request);
+    }
+    return request;
+  }
+
+  /** The API, if it can be called; else the request is refused, and that is logged once. */
+  private static ServletApi usable(ServletApi api) {
+    if (api.broken != null) {
+      if (!brokenReported) {
+        brokenReported = true;
+        AgentLog.error("http limits cannot be applied, so every request is refused: " + api.broken);
+      }
+      throw new IllegalStateException(
+          "Weir's http limits cannot be applied, so the request is refused: " + api.broken);
+    }
+    return api;
+  }
+
+  /**
+   * Charges a request to the first {@code n} entries of {@code apply}, each under its key (an entry
+   * whose key the request lacks is skipped): an entry that answers at once takes its permits, one
+   * that may wait gives the request a slot to wait for ({@link Limiter#reserve}), both kept in
+   * {@code passage}. If one limits the request, it is answered, and everything {@code passage}
+   * holds is given back, so it is charged by none.
+   *
+   * @return true if every entry admitted the request (or gave it a slot); false if it was limited
+   *     and answered
+   */
+  private static boolean charge(
+      Settings s,
+      ServletApi api,
+      Object request,
+      Object response,
+      HttpRule[] apply,
+      int n,
+      HttpPassage passage) {
+    HttpRule current = apply[0];
+    try {
+      for (int m = 0; m < n; m++) {
+        current = apply[m];
+        String key = keyFor(s, api, request, current);
+        if ("".equals(key)) {
+          continue; // a request without the key is not counted, as nginx does
+        }
+        Limiter limiter = LimiterRegistry.limiter(current.limiterId);
+        long result;
+        if (current.waits) {
+          Reservation slot = limiter.reserve(key);
+          if (slot.waits()) {
+            passage.holds(slot, current);
+            continue;
+          }
+          result = slot.isLimited() ? slot.retryAfterNanos() : Limiter.ADMITTED;
+        } else {
+          result = key == null ? limiter.acquire() : limiter.acquire(key);
+        }
+        if (result != Limiter.ADMITTED) {
+          passage.withdraw();
+          if (limiter instanceof Draining) {
+            answer(api, response, 503, -1, current.name);
+            return false;
+          }
+          long retryAfter = WeirBridge.retryAfterNanos(result);
+          for (int k = m + 1; k < n && retryAfter != Long.MAX_VALUE; k++) {
+            HttpRule later = apply[k];
+            String laterKey = keyFor(s, api, request, later);
+            if (!"".equals(laterKey)) {
+              retryAfter =
+                  Math.max(retryAfter, LimiterRegistry.limiter(later.limiterId).probe(laterKey));
+            }
+          }
+          answer(api, response, s.status, retryAfter, current.name);
+          return false;
+        }
+        passage.took(limiter, key);
+      }
+      return true;
+    } catch (RuntimeException | Error e) {
+      passage.withdraw(); // refused: charged by none
+      if (e instanceof Error) {
+        throw (Error) e;
+      }
+      throw new IllegalStateException(
+          "Weir cannot apply the http limit '" + current.name + "' to this request: " + e, e);
+    }
+  }
+
+  /**
+   * A container's call of {@code filter.doFilter(request, response, chain)}, woven to come here
+   * (see {@code ServletGate}): the entrance's decision ({@link #enter}), then the call, whatever
+   * filter class it reaches (a lambda's hidden class included). A {@code RateLimitedException} that
+   * escapes the filter (a limited method it called: a login's user lookup) is answered as a limited
+   * request, as one escaping a servlet is ({@link #service}), so the filters around it see a
+   * request answered normally; anything else is thrown on unchanged.
+   *
+   * @param filter the filter the container calls
+   * @param request the {@code ServletRequest}
+   * @param response the {@code ServletResponse}
+   * @param chain the {@code FilterChain}
+   * @throws IllegalStateException as {@link #enter}
+   */
+  public static void filter(Object filter, Object request, Object response, Object chain) {
+    if (filter == null) {
+      throw new NullPointerException("the filter is null");
+    }
+    Object decided = decide(request, response, ENTRANCE, null);
+    if (decided == null) {
+      return;
+    }
+    boolean returned = false;
+    try {
+      MethodHandle doFilter;
+      int[] section = CallDepth.enterWeir(); // finding the handle is Weir's work; the call is not
+      try {
+        doFilter = ServletApi.doFilterOf(filter);
+      } finally {
+        section[0]--;
+      }
+      try {
+        Object none = doFilter.invokeExact(filter, request, response, chain);
+      } catch (Throwable t) {
+        answerOrThrow(t, request, response);
+      }
+      returned = true;
+    } finally {
+      if (decided != PROCEED) {
+        // the request's entrance returns: slots its servlet never took over belong to a request
+        // a filter answered (held until its slot if it came early), failed, or made asynchronous
+        int[] section = CallDepth.enterWeir();
+        try {
+          ((HttpPassage) decided).entranceReturned(settings, !returned);
+        } finally {
+          section[0]--;
+        }
+      }
+    }
+  }
+
+  /**
+   * A container's call of {@code servlet.service(request, response)}, woven to come here (see
+   * {@code ServletGate}): the gate, then the call, whatever servlet class it reaches (a lambda's
+   * hidden class included). A {@code RateLimitedException} the servlet throws, bare or inside other
+   * exceptions, is answered as a limited request ({@link #answeredLimitedMethod}); anything else it
+   * throws is thrown on unchanged.
+   *
+   * @param servlet the servlet the container calls
+   * @param request the {@code ServletRequest}
+   * @param response the {@code ServletResponse}
+   * @throws IllegalStateException as {@link #pass}
+   */
+  public static void service(Object servlet, Object request, Object response) {
+    if (servlet == null) {
+      throw new NullPointerException("the servlet is null");
+    }
+    if (decide(request, response, SERVLET, servlet) == null) {
+      return; // answered, or suspended until its slot
+    }
+    MethodHandle service;
+    int[] section = CallDepth.enterWeir(); // finding the handle is Weir's work; the call is not
+    try {
+      service = ServletApi.serviceOf(servlet);
+    } finally {
+      section[0]--;
+    }
+    try {
+      Object none = service.invokeExact(servlet, request, response);
+    } catch (Throwable t) {
+      answerOrThrow(t, request, response);
+    }
+  }
+
+  /**
+   * What a filter or servlet threw: answered if it is a limited method's ({@link
+   * #answeredLimitedMethod}), else thrown on unchanged (a {@code ServletException}, an {@code
+   * IOException}: as they were).
+   */
+  private static void answerOrThrow(Throwable thrown, Object request, Object response) {
+    boolean answered;
+    int[] section = CallDepth.enterWeir();
+    try {
+      answered = answeredLimitedMethod(thrown, request, response);
+    } finally {
+      section[0]--;
+    }
+    if (!answered) {
+      throw HttpGate.<RuntimeException>sneaky(thrown);
+    }
+  }
+
+  /**
+   * Answers a request whose servlet threw a {@code RateLimitedException} (a limited method it
+   * called: a controller, a service, a JDBC call), found in what it threw however wrapped ({@link
+   * LimitedCause}), as a limited request: {@code http.status}, {@code Retry-After} and the one-line
+   * body naming the limiter (503 and no {@code Retry-After} while {@code drainOnExit} refuses every
+   * call), nothing logged. It is left to the container, as before, when {@code
+   * http.answerLimitedMethods} is false; when the request is an include or an error dispatch (the
+   * dispatch that included it, or the container's error handling, decides); when it went
+   * asynchronous (its asynchronous context would stay open); and when the response is committed
+   * (its status is sent already: the container ends it as it ends any failed request), which is
+   * logged once per limiter. Never throws.
+   *
+   * @return true if the request was answered; false to throw {@code thrown} on
+   */
+  private static boolean answeredLimitedMethod(Throwable thrown, Object request, Object response) {
+    Settings s = settings;
+    if (!s.answerMethods || request == null || response == null) {
+      return false;
+    }
+    LimitedCause limited = LimitedCause.in(thrown);
+    if (limited == null) {
+      return false;
+    }
+    try {
+      Object http = request;
+      ServletApi api = ServletApi.of(http);
+      for (int depth = 0; api == ServletApi.NONE && http != null && depth < MAX_WRAPPERS; depth++) {
+        http = unwrap(http); // a plain ServletRequestWrapper around the HTTP request
+        api = http == null ? ServletApi.NONE : ServletApi.of(http);
+      }
+      if (api == ServletApi.NONE || api.broken != null) {
+        return false;
+      }
+      String type = String.valueOf(call(api.dispatcherType, http));
+      if (type.equals("INCLUDE")
+          || type.equals("ERROR")
+          || Boolean.TRUE.equals(call(api.isAsyncStarted, http))) {
+        return false;
+      }
+      Object httpResponse = httpResponse(api, response);
+      if (Boolean.TRUE.equals(call(api.isCommitted, httpResponse))) {
+        reportCommitted(limited.limiterName, s.status);
+        return false;
+      }
+      if (limited.retryAfterNanos == Long.MAX_VALUE
+          && LimiterRegistry.isDraining(limited.limiterName)) {
+        answer(api, httpResponse, 503, -1, limited.limiterName);
+      } else {
+        answer(api, httpResponse, s.status, limited.retryAfterNanos, limited.limiterName);
+      }
+      return true;
+    } catch (RuntimeException | LinkageError cannotAnswer) {
+      return false; // the container gets what the servlet threw, as it did before
+    }
+  }
+
+  /** One line per limiter whose exception reached a response committed already. */
+  private static void reportCommitted(String limiterName, int status) {
+    String line;
+    synchronized (COMMITTED_REPORTED) {
+      if (COMMITTED_REPORTED.size() > MAX_COMMITTED_REPORTED
+          || !COMMITTED_REPORTED.add(limiterName)) {
+        return;
+      }
+      line =
+          COMMITTED_REPORTED.size() > MAX_COMMITTED_REPORTED
+              ? "more limiters' RateLimitedExceptions reached committed responses: no more are named"
+              : "a RateLimitedException of '"
+                  + limiterName
+                  + "' escaped a servlet after the response was committed, so the request could"
+                  + " not be answered with "
+                  + status
+                  + " and is left to the container (logged once per limiter): call the limited"
+                  + " method before writing the response";
+    }
+    AgentLog.warn(line);
+  }
+
+  @SuppressWarnings("unchecked")
+  static <T extends Throwable> T sneaky(Throwable t) throws T {
+    throw (T) t;
+  }
+
+  private static Object unwrap(Object message) {
+    try {
+      return ServletApi.unwrapped(message);
+    } catch (Throwable t) {
+      throw unchecked(t);
+    }
+  }
+
+  /** The HTTP response behind a response: itself, or what plain wrappers wrap. */
+  static Object httpResponse(ServletApi api, Object response) {
+    Object r = response;
+    for (int depth = 0; r != null && !api.responseType.isInstance(r); depth++) {
+      r = depth < MAX_WRAPPERS ? unwrap(r) : null;
+    }
+    if (r == null) {
+      throw new IllegalStateException(
+          "the response " + response.getClass().getName() + " is no HTTP response");
+    }
+    return r;
+  }
+
+  /** The path inside the application the request arrived with, as the container normalised it. */
+  private static String path(ServletApi api, Object request, String dispatcherType) {
+    Object servletPath = null;
+    Object pathInfo = null;
+    String kept =
+        dispatcherType.equals("FORWARD")
+            ? ".forward."
+            : dispatcherType.equals("ASYNC") ? ".async." : null;
+    if (kept != null) {
+      servletPath = call(api.getAttribute, request, api.prefix + kept + "servlet_path");
+      pathInfo = call(api.getAttribute, request, api.prefix + kept + "path_info");
+    }
+    if (servletPath == null) {
+      servletPath = call(api.servletPath, request);
+      pathInfo = call(api.pathInfo, request);
+    }
+    String path =
+        (servletPath == null ? "" : (String) servletPath) + (pathInfo == null ? "" : pathInfo);
+    return path.isEmpty() ? "/" : path;
+  }
+
+  /**
+   * The key a rule charges a request under: null for a rule of one bucket; empty if the rule is
+   * keyed and the request's key is missing or empty (it is not counted).
+   */
+  private static String keyFor(Settings s, ServletApi api, Object request, HttpRule rule) {
+    if (rule.keyKind == HttpRule.ONE_BUCKET) {
+      return null;
+    }
+    String key = key(s, api, request, rule);
+    return key == null ? "" : key;
+  }
+
+  /** The request's key for a rule; null or empty if it has none. */
+  private static String key(Settings s, ServletApi api, Object request, HttpRule rule) {
+    switch (rule.keyKind) {
+      case HttpRule.CLIENT:
+        return client(s, api, request);
+      case HttpRule.USER:
+        Object user = call(api.userPrincipal, request);
+        return user == null ? null : ((Principal) user).getName();
+      case HttpRule.HEADER:
+        return (String) call(api.header, request, rule.keyName);
+      case HttpRule.PARAM:
+        return queryParameter((String) call(api.queryString, request), rule.keyName);
+      case HttpRule.COOKIE:
+        Object cookies = call(api.cookies, request);
+        if (cookies != null) {
+          for (Object cookie : (Object[]) cookies) {
+            if (rule.keyName.equals(call(api.cookieName, cookie))) {
+              return (String) call(api.cookieValue, cookie);
+            }
+          }
+        }
+        return null;
+      default:
+        throw new IllegalStateException("unknown key kind " + rule.keyKind);
+    }
+  }
+
+  /**
+   * The key a request has for a rule under the installed settings, for tests.
+   *
+   * @param request an HTTP request
+   * @param rule the rule
+   * @return the key; null or empty if the request has none
+   */
+  static String keyOf(Object request, HttpRule rule) {
+    return key(settings, ServletApi.of(request), request, rule);
+  }
+
+  /**
+   * The client's address: the connection's; or, if that is a trusted proxy, the last {@code
+   * X-Forwarded-For} hop that is not one (nginx's {@code real_ip_recursive}), never a hop the
+   * client could have written unless every proxy after it is trusted. Both are read from the
+   * container's own request, beneath every {@code ServletRequestWrapper} (a filter that rewrites
+   * the remote address from a header, as Spring's {@code ForwardedHeaderFilter} does, cannot choose
+   * the key; the gate sits before the filters besides, where no wrapper of any other kind can be).
+   * An IPv6 address is keyed by its network of {@code http.ipv6PrefixLength} bits.
+   */
+  private static String client(Settings s, ServletApi api, Object request) {
+    Object own = containerRequest(request);
+    ServletApi ownApi = own == request ? api : ServletApi.of(own);
+    if (ownApi != ServletApi.NONE && ownApi.broken == null) {
+      api = ownApi;
+      request = own;
+    }
+    String remote = (String) call(api.remoteAddr, request);
+    if (remote == null) {
+      return null;
+    }
+    String client = remote;
+    byte[] address = AddressBlock.bytesOf(remote); // each hop is parsed once
+    if (s.proxies.length > 0 && trusted(s, address)) {
+      List<String> hops = new ArrayList<String>();
+      Object values = call(api.headers, request, CLIENT_HEADER);
+      if (values != null) {
+        for (Enumeration<?> e = (Enumeration<?>) values; e.hasMoreElements(); ) {
+          for (String hop : String.valueOf(e.nextElement()).split(",")) {
+            if (!hop.trim().isEmpty()) {
+              hops.add(hop.trim());
+            }
+          }
+        }
+      }
+      for (int i = hops.size() - 1; i >= 0; i--) {
+        client = hops.get(i);
+        address = AddressBlock.bytesOf(client);
+        if (!trusted(s, address)) {
+          break;
+        }
+      }
+    }
+    // as a key: canonical if it is an IP literal, else as given
+    if (address == null) {
+      return client.trim();
+    }
+    if (address.length == 16 && s.ipv6Prefix < 128) {
+      return AddressBlock.canonical(AddressBlock.mask(address, s.ipv6Prefix)) + "/" + s.ipv6Prefix;
+    }
+    return AddressBlock.canonical(address);
+  }
+
+  /** The innermost request beneath every {@code ServletRequestWrapper}: the container's own. */
+  private static Object containerRequest(Object request) {
+    Object r = request;
+    for (int depth = 0; ; depth++) {
+      Object inner = unwrap(r);
+      if (inner == null) {
+        return r;
+      }
+      if (depth == MAX_WRAPPERS) {
+        throw new IllegalStateException(
+            "Weir's http limits cannot see through more than "
+                + MAX_WRAPPERS
+                + " request wrappers to the client's address");
+      }
+      r = inner;
+    }
+  }
+
+  private static boolean trusted(Settings s, byte[] address) {
+    for (AddressBlock block : s.proxies) {
+      if (block.contains(address)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The first value of a query parameter, decoded as a form is ({@code +} is a space), read from
+   * the query string alone: a request body is never read.
+   *
+   * @param query the raw query string, or null
+   * @param name the parameter's name
+   * @return the value; "" for a name without {@code =}; null if absent or not decodable
+   */
+  static String queryParameter(String query, String name) {
+    if (query == null) {
+      return null;
+    }
+    for (String part : query.split("&")) {
+      int eq = part.indexOf('=');
+      String rawName = eq < 0 ? part : part.substring(0, eq);
+      String decodedName = decode(rawName);
+      if (name.equals(decodedName)) {
+        return eq < 0 ? "" : decode(part.substring(eq + 1));
+      }
+    }
+    return null;
+  }
+
+  private static String decode(String text) {
+    try {
+      return URLDecoder.decode(text, "UTF-8");
+    } catch (UnsupportedEncodingException | IllegalArgumentException e) {
+      return null; // a malformed escape: not the parameter
+    }
+  }
+
+  /**
+   * Writes the answer to a limited request, unless the response is committed already.
+   *
+   * @param retryAfterNanos nanoseconds until it would be admitted; {@code Long.MAX_VALUE} for
+   *     never, {@code -1} for no {@code Retry-After} (503 while draining)
+   */
+  static void answer(
+      ServletApi api, Object plainResponse, int status, long retryAfterNanos, String name) {
+    Object response = httpResponse(api, plainResponse);
+    if (Boolean.TRUE.equals(call(api.isCommitted, response))) {
+      return; // a filter answered already: the servlet is still not run
+    }
+    call(api.resetBuffer, response);
+    call(api.setStatus, response, status);
+    String text;
+    if (retryAfterNanos < 0) {
+      text = "the server is shutting down: '" + name + "' admits no more requests\n";
+    } else if (retryAfterNanos == Long.MAX_VALUE) {
+      text = "rate limited by '" + name + "'\n";
+    } else {
+      long seconds = Math.max(1, retryAfterNanos / 1_000_000_000L);
+      if (seconds * 1_000_000_000L < retryAfterNanos) {
+        seconds++; // whole seconds, rounded up: a client that waits that long is admitted
+      }
+      call(api.setHeader, response, "Retry-After", Long.toString(seconds));
+      text = "rate limited by '" + name + "': retry after " + seconds + " s\n";
+    }
+    byte[] body = text.getBytes(StandardCharsets.UTF_8);
+    call(api.setContentType, response, "text/plain;charset=UTF-8");
+    try {
+      Object out;
+      try {
+        out = call(api.outputStream, response);
+      } catch (IllegalStateException writerInUse) {
+        // the writer keeps the encoding it was given: no Content-Length, which would count bytes
+        // of another encoding (the container ends the body itself)
+        ((Writer) call(api.writer, response)).write(text);
+        return;
+      }
+      call(api.setContentLength, response, body.length);
+      ((OutputStream) out).write(body);
+    } catch (IOException | UncheckedIo clientGone) {
+      // the client went away: nothing to answer, nothing to log
+    }
+  }
+
+  /** An {@link IOException} thrown by a servlet API method through a handle. */
+  private static final class UncheckedIo extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UncheckedIo(IOException cause) {
+      super(cause);
+    }
+  }
+
+  static Object call(MethodHandle h, Object a) {
+    try {
+      return h.invokeExact(a);
+    } catch (Throwable t) {
+      throw unchecked(t);
+    }
+  }
+
+  static Object call(MethodHandle h, Object a, Object b) {
+    try {
+      return h.invokeExact(a, b);
+    } catch (Throwable t) {
+      throw unchecked(t);
+    }
+  }
+
+  static Object call(MethodHandle h, Object a, Object b, Object c) {
+    try {
+      return h.invokeExact(a, b, c);
+    } catch (Throwable t) {
+      throw unchecked(t);
+    }
+  }
+
+  private static RuntimeException unchecked(Throwable t) {
+    if (t instanceof RuntimeException) {
+      throw (RuntimeException) t;
+    }
+    if (t instanceof Error) {
+      throw (Error) t;
+    }
+    if (t instanceof IOException) {
+      throw new UncheckedIo((IOException) t);
+    }
+    throw new IllegalStateException(t);
+  }
+}
