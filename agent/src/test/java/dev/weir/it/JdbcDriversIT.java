@@ -21,11 +21,12 @@ import org.junit.jupiter.api.TestFactory;
  * delegating to the driver pays once, not twice; a driver that inherits its implementation from a
  * superclass that is not itself the pattern's type pays too) and the writes go at the limit.
  *
- * <p>The limit is the README's: a SHAPING leaky bucket, 200/s, capacity 10, {@code onLimit: WAIT}.
- * Each limited phase of 300 writes on one thread must take at least {@code (300 - 10) / 200} s
- * (admitted ≤ capacity + rate × elapsed, exact but for 10 ms of clock rounding: an unlimited phase
- * takes milliseconds, one charging half the writes 0.75 s), with {@code Granted} rising by exactly
- * 300; and it must run at a quarter of the limit at least (loose: the machine may be loaded).
+ * <p>The limit is docs/config-file.md's: a SHAPING leaky bucket, 200/s, capacity 10, {@code
+ * onLimit: WAIT}. Each limited phase of 300 writes on one thread must take at least {@code (300 -
+ * 10) / 200} s (admitted ≤ capacity + rate × elapsed, exact but for 10 ms of clock rounding: an
+ * unlimited phase takes milliseconds, one charging half the writes 0.75 s), with {@code Granted}
+ * rising by exactly 300; and it must run at a quarter of the limit at least (loose: the machine may
+ * be loaded).
  */
 class JdbcDriversIT {
   private static final int ROWS = 300;
@@ -78,8 +79,8 @@ class JdbcDriversIT {
   }
 
   /**
-   * The README's {@code java.sql.PreparedStatement+#executeUpdate()}: the prepared writes are
-   * limited; the plain statement's {@code executeUpdate(String)} is another method, charged
+   * docs/config-file.md's {@code java.sql.PreparedStatement+#executeUpdate()}: the prepared writes
+   * are limited; the plain statement's {@code executeUpdate(String)} is another method, charged
    * nothing.
    */
   @TestFactory

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The examples, run as the README runs them, under the built agent. */
+/** The examples, run as the README and docs/ run them, under the built agent. */
 class ExamplesIT {
   private static final String AGENT = System.getProperty("weir.agent.jar");
   private static final String JAR = System.getProperty("weir.examples.jar");
@@ -178,9 +178,9 @@ class ExamplesIT {
   }
 
   /**
-   * The fleet example, as the README runs it, with its own config file but on a Redis of its own:
-   * one this test starts on a free port (so builds running at once never share one, nor stop one
-   * another's), the file's backend pointed there (skipped loudly only if there is no {@code
+   * The fleet example, as docs/cluster.md runs it, with its own config file but on a Redis of its
+   * own: one this test starts on a free port (so builds running at once never share one, nor stop
+   * one another's), the file's backend pointed there (skipped loudly only if there is no {@code
    * redis-server}).
    */
   @ParameterizedTest

@@ -503,7 +503,7 @@ class KeyedBucketsTest {
   /**
    * Heap retained by a million live keys beside the key strings themselves, and what is left once
    * they have all gone idle and been swept: at most 96 bytes per live key, and next to nothing once
-   * idle. (The figure the README quotes comes from the benchmarks' {@code KeyMemory}.)
+   * idle. (The figure docs/annotations.md quotes comes from the benchmarks' {@code KeyMemory}.)
    */
   @Test
   void memoryPerKeyAtAMillionKeys() {
