@@ -42,6 +42,7 @@ class LayersTest {
           "dev/weir/agent/bootstrap/http",
           "dev/weir/agent/config",
           "dev/weir/agent/backend",
+          "dev/weir/agent/control",
           "dev/weir/agent/weave",
           "dev/weir/agent/ops");
 

@@ -307,7 +307,9 @@ class ConfigIT {
         r.err);
     assertTrue(
         r.err.contains(
-            "[weir] ERROR " + file + ":4: limits[0].tokenBucket.rate must be > 0, was -3"),
+            "[weir] ERROR "
+                + file
+                + ":4: limits[0].tokenBucket.rate must be > 0 and finite, was -3"),
         r.err);
     assertTrue(
         r.err.contains(

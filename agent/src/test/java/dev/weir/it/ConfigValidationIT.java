@@ -22,7 +22,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConfigValidationIT {
   /** Each case: the entry lines after "limits:\n - name: x", and the message after "FILE:". */
   private static final String[][] CASES = {
-    {"    tokenBucket: { rate: -3 }", "3: limits[0].tokenBucket.rate must be > 0, was -3"},
+    {
+      "    tokenBucket: { rate: -3 }",
+      "3: limits[0].tokenBucket.rate must be > 0 and finite, was -3"
+    },
     {"    tokenBucket: { rate: fast }", "3: limits[0].tokenBucket.rate must be a number, was fast"},
     {"    tokenBucket: { capacity: 3 }", "3: limits[0].tokenBucket.rate is required"},
     {
@@ -32,7 +35,8 @@ class ConfigValidationIT {
     },
     {
       "    tokenBucket: { rate: 1, capacity: -1 }",
-      "3: limits[0].tokenBucket.capacity must be >= 0, was -1"
+      "3: limits[0].tokenBucket.capacity must be >= 0 (0 means one 'per' worth of the rate),"
+          + " was -1"
     },
     {
       "    tokenBucket: { rate: 10, capacity: 5, permits: 6 }",

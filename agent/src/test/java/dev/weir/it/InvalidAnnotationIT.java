@@ -22,7 +22,7 @@ class InvalidAnnotationIT {
     assertEquals(
         "invalid @TokenBucket on "
             + C
-            + "#permitsOverCapacity(): permits must be at most the capacity (5), was 6",
+            + "#permitsOverCapacity(): permits must be between 1 and the capacity (5), was 6",
         r.value("permitsOverCapacity"));
     assertEquals(
         "invalid @TokenBucket on "

@@ -102,7 +102,9 @@ class ReloadIT {
               "    colour: blue"));
       Result bad = app.weir("reload", app.pid).assertExit(1);
       assertTrue(
-          bad.err.contains(config + ":4: limits[0].tokenBucket.rate must be > 0, was -3"), bad.err);
+          bad.err.contains(
+              config + ":4: limits[0].tokenBucket.rate must be > 0 and finite, was -3"),
+          bad.err);
       assertTrue(bad.err.contains("colour"), bad.err);
       assertArrayEquals(new int[] {0, 1, 0}, app.call("save", 1), "as it was: still POLICING 2");
       String agent = app.send("agent");

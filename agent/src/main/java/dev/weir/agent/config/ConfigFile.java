@@ -2,6 +2,7 @@ package dev.weir.agent.config;
 
 import dev.weir.agent.bootstrap.cluster.ClusterScope;
 import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.LimitRules;
 import dev.weir.agent.bootstrap.http.AddressBlock;
 import dev.weir.agent.bootstrap.http.HttpGate;
 import dev.weir.agent.bootstrap.http.PathPattern;
@@ -508,21 +509,11 @@ public final class ConfigFile {
       spec.name(name);
     }
     Node rate = bucket.get("rate");
-    Double rateValue = null;
+    Double value = null;
     if (rate == null) {
       error(token != null ? token : leaky, bucketPath + ".rate is required");
     } else {
-      Double value = number(rate, bucketPath + ".rate");
-      if (value != null) {
-        if (value.isInfinite()) {
-          error(rate, bucketPath + ".rate must be a finite number, was " + text(rate));
-        } else if (!(value > 0)) {
-          error(rate, bucketPath + ".rate must be > 0, was " + text(rate));
-        } else {
-          rateValue = value;
-          spec.rate(value);
-        }
-      }
+      value = number(rate, bucketPath + ".rate");
     }
     String per =
         choice(
@@ -535,36 +526,52 @@ public final class ConfigFile {
             "MINUTES",
             "HOURS",
             "DAYS");
-    if (per != null) {
-      spec.per(TimeUnit.valueOf(per));
+    TimeUnit unit = per == null ? null : TimeUnit.valueOf(per);
+    if (unit != null) {
+      spec.per(unit);
     }
-    Long capacity = whole(bucket.get("capacity"), bucketPath + ".capacity", 0);
+    Double rateValue = null;
+    String broken = value == null ? null : LimitRules.rate(value, unit, text(rate));
+    if (broken != null) {
+      error(rate, bucketPath + ".rate " + broken);
+    } else if (value != null) {
+      rateValue = value;
+      spec.rate(value);
+    }
+    Node capacityNode = bucket.get("capacity");
+    Long capacity = rule(capacityNode, bucketPath + ".capacity", 0);
     if (capacity != null) {
-      spec.capacity(capacity);
+      broken = LimitRules.definedCapacity(capacity, text(capacityNode));
+      if (broken != null) {
+        error(capacityNode, bucketPath + ".capacity " + broken);
+        capacity = null;
+      } else {
+        spec.capacity(capacity);
+      }
     }
     Node permitsNode = bucket.get("permits");
-    Long permits = whole(permitsNode, bucketPath + ".permits", 1);
+    Long permits = rule(permitsNode, bucketPath + ".permits", 1);
     if (permits != null) {
       long effective =
           capacity != null && capacity > 0
               ? capacity
               : rateValue != null ? LimitSpec.defaultCapacity(rateValue) : Long.MAX_VALUE;
-      if (permits > effective || permits > Integer.MAX_VALUE) {
-        error(
-            permitsNode,
-            bucketPath
-                + ".permits must be between 1 and the capacity ("
-                + effective
-                + "), was "
-                + text(permitsNode));
+      broken = LimitRules.permits(permits, effective, false, text(permitsNode));
+      if (broken != null) {
+        error(permitsNode, bucketPath + ".permits " + broken);
       } else {
         spec.permits(permits.intValue());
       }
     }
     String onLimit = choice(entry.get("onLimit"), path + ".onLimit", "REJECT", "WAIT");
     spec.waitOnLimit("WAIT".equals(onLimit));
-    Long maxWait = whole(entry.get("maxWaitMillis"), path + ".maxWaitMillis", 0);
-    if (maxWait != null) {
+    Node maxWaitNode = entry.get("maxWaitMillis");
+    Long maxWait = rule(maxWaitNode, path + ".maxWaitMillis", 0);
+    String waitBroken =
+        maxWait == null ? null : LimitRules.maxWaitMillis(maxWait, text(maxWaitNode));
+    if (waitBroken != null) {
+      error(maxWaitNode, path + ".maxWaitMillis " + waitBroken);
+    } else if (maxWait != null) {
       spec.maxWaitMillis(maxWait);
     }
     Node key = entry.get("key");
@@ -1115,8 +1122,20 @@ public final class ConfigFile {
     return null;
   }
 
+  /**
+   * A whole number whose range a rule of {@link LimitRules} checks: an int of the core schema, of
+   * any sign; not one says {@code must be a whole number >= typeMin}.
+   */
+  private Long rule(Node node, String path, long typeMin) {
+    return whole(node, path, typeMin, false);
+  }
+
   /** A whole number: an int of the core schema ({@code 12}, {@code 0x1F}, {@code 0o17}). */
   private Long whole(Node node, String path, long min) {
+    return whole(node, path, min, true);
+  }
+
+  private Long whole(Node node, String path, long min, boolean checkMin) {
     if (node == null) {
       return null;
     }
@@ -1129,9 +1148,12 @@ public final class ConfigFile {
       error(node, path + " must be a whole number >= " + min + ", was " + shown(node));
       return null;
     }
-    if (parsed.compareTo(BigInteger.valueOf(min)) < 0) {
+    if (checkMin && parsed.compareTo(BigInteger.valueOf(min)) < 0) {
       error(node, path + " must be >= " + min + ", was " + value);
       return null;
+    }
+    if (!checkMin && parsed.signum() < 0 && parsed.bitLength() > 63) {
+      return Long.MIN_VALUE; // below every rule's range: the rule names the value as written
     }
     if (parsed.bitLength() > 63) {
       error(node, path + " must be at most " + Long.MAX_VALUE + ", was " + value);

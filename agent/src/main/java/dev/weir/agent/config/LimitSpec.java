@@ -1,11 +1,8 @@
 package dev.weir.agent.config;
 
-import dev.weir.agent.bootstrap.cluster.ClusterScope;
 import dev.weir.agent.bootstrap.core.Discipline;
 import dev.weir.agent.bootstrap.core.GcraBucket;
-import dev.weir.agent.bootstrap.core.NanoClock;
-import dev.weir.agent.bootstrap.limit.BucketLimiter;
-import dev.weir.agent.bootstrap.limit.Limiter;
+import dev.weir.agent.bootstrap.core.LimitRules;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -64,50 +61,7 @@ public final class LimitSpec {
    * @return the capacity in permits, {@code >= 1}
    */
   public static long defaultCapacity(double rate) {
-    return Math.max(1L, (long) Math.ceil(rate));
-  }
-
-  /**
-   * Builds the limiter these settings describe, its bucket full (a leaky bucket: empty) now.
-   *
-   * @param limiterName the name its exceptions carry
-   * @param origin where it was declared, for messages
-   * @param clock the time source
-   * @return a new limiter
-   */
-  public Limiter newLimiter(String limiterName, String origin, NanoClock clock) {
-    return newLimiter(limiterName, origin, clock, false);
-  }
-
-  /**
-   * Builds the limiter these settings describe, its bucket full (a leaky bucket: empty) now.
-   *
-   * @param limiterName the name its exceptions carry
-   * @param origin where it was declared, for messages
-   * @param clock the time source
-   * @param dryRun true to count what would be limited and limit nothing
-   * @return a new limiter
-   */
-  public BucketLimiter newLimiter(
-      String limiterName, String origin, NanoClock clock, boolean dryRun) {
-    return newLimiter(limiterName, origin, clock, dryRun, null);
-  }
-
-  /**
-   * Builds the limiter these settings describe, its bucket full (a leaky bucket: empty) now;
-   * cluster-wide if {@code cluster} is given (the bucket is then the local fallback's).
-   *
-   * @param limiterName the name its exceptions carry
-   * @param origin where it was declared, for messages
-   * @param clock the time source
-   * @param dryRun true to count what would be limited and limit nothing
-   * @param cluster the backend's part; null for a local limiter
-   * @return a new limiter
-   */
-  public BucketLimiter newLimiter(
-      String limiterName, String origin, NanoClock clock, boolean dryRun, ClusterScope cluster) {
-    return new BucketLimiter(
-        limiterName, origin, bucket(clock.nanoTime()), permits, clock, dryRun, cluster);
+    return LimitRules.defaultCapacity(rate);
   }
 
   /**
@@ -120,8 +74,13 @@ public final class LimitSpec {
     return bucket(0).sharedProblem(permits);
   }
 
-  /** The bucket these settings describe, full (a leaky bucket: empty) at {@code nowNanos}. */
-  private GcraBucket bucket(long nowNanos) {
+  /**
+   * The bucket these settings describe, full (a leaky bucket: empty) at {@code nowNanos}.
+   *
+   * @param nowNanos the instant, on the clock of the limiter that will hold it
+   * @return a new bucket
+   */
+  public GcraBucket bucket(long nowNanos) {
     long maxWaitNanos =
         maxWaitMillis >= Long.MAX_VALUE / 1_000_000L ? Long.MAX_VALUE : maxWaitMillis * 1_000_000L;
     return GcraBucket.create(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos);
@@ -240,8 +199,9 @@ public final class LimitSpec {
     public Builder rate(double value) {
       this.rate = value;
       this.rateSet = true;
-      if (!(value > 0) || Double.isInfinite(value)) {
-        problems.add("rate must be > 0 and finite, was " + value);
+      String broken = LimitRules.rate(value, null);
+      if (broken != null) {
+        problems.add("rate " + broken);
       }
       return this;
     }
@@ -265,8 +225,9 @@ public final class LimitSpec {
      */
     public Builder capacity(long value) {
       this.capacity = value;
-      if (value < 0) {
-        problems.add("capacity must be >= 0 (0 means one 'per' worth of the rate), was " + value);
+      String broken = LimitRules.definedCapacity(value, String.valueOf(value));
+      if (broken != null) {
+        problems.add("capacity " + broken);
       }
       return this;
     }
@@ -302,8 +263,9 @@ public final class LimitSpec {
      */
     public Builder maxWaitMillis(long value) {
       this.maxWaitMillis = value;
-      if (value < 0) {
-        problems.add("maxWaitMillis must be >= 0, was " + value);
+      String broken = LimitRules.maxWaitMillis(value, String.valueOf(value));
+      if (broken != null) {
+        problems.add("maxWaitMillis " + broken);
       }
       return this;
     }
@@ -329,19 +291,15 @@ public final class LimitSpec {
       if (!rateSet) {
         all.add(0, "rate must be set");
       }
-      boolean rateValid = rate > 0 && !Double.isInfinite(rate);
-      if (permits < 1) {
-        all.add("permits must be >= 1, was " + permits);
-      } else if (rateValid && capacity >= 0) {
+      if (LimitRules.rate(rate, null) == null && capacity >= 0) {
         long effective = capacity == 0 ? defaultCapacity(rate) : capacity;
-        if (permits > effective) {
-          all.add(
-              "permits must be at most the capacity ("
-                  + effective
-                  + (capacity == 0 ? ", from the rate" : "")
-                  + "), was "
-                  + permits);
+        String broken =
+            LimitRules.permits(permits, effective, capacity == 0, String.valueOf(permits));
+        if (broken != null) {
+          all.add("permits " + broken);
         }
+      } else if (LimitRules.minPermits(permits) != null) { // no capacity to name
+        all.add("permits " + LimitRules.minPermits(permits));
       }
       return Collections.unmodifiableList(all);
     }

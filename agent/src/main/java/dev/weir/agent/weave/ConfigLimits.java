@@ -1,19 +1,12 @@
 package dev.weir.agent.weave;
 
-import dev.weir.agent.backend.BackendSettings;
-import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.core.Discipline;
-import dev.weir.agent.bootstrap.core.NanoClock;
-import dev.weir.agent.bootstrap.http.HttpRule;
-import dev.weir.agent.bootstrap.limit.BucketLimiter;
-import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.ConfigLimit;
-import dev.weir.agent.config.LimitSpec;
 import dev.weir.agent.config.MethodPattern;
+import dev.weir.agent.control.LimitSet;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -23,30 +16,22 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The config file's limits, registered as limiters: by name (an entry without {@code methods}
- * overrides the annotated limiter of that name) and by method pattern. One object per version of
- * the file: a reload ({@link #reload}) builds the next, keeping the limiter (and its state) of each
- * entry whose kind, key, scope and patterns stayed, with a live change of its rate, capacity and
- * dry run. Immutable after construction, but for what weaving notes: the names annotations have
- * claimed, the {@code Type+} families, the patterns' match and refusal records.
+ * What the weaving makes of the config file's limits ({@link LimitSet}, registered by the control
+ * tier): their method patterns indexed by the classes they can name, the {@code Type+} families and
+ * inherited implementations found as classes load, and each pattern's record of what it matched and
+ * could not limit. One object per version of the file: {@link #next} builds the one for a reload,
+ * keeping the families when the {@code Type+} types stayed and the records of the entries that kept
+ * their limiter. Immutable after construction, but for what weaving notes: the {@code Type+}
+ * families, the patterns' match and refusal records.
  */
 final class ConfigLimits {
-  static final ConfigLimits NONE = new ConfigLimits();
+  static final ConfigLimits NONE = of(LimitSet.NONE);
 
-  private final Map<String, Integer> idsByName = new LinkedHashMap<String, Integer>();
-  private final Map<String, ConfigLimit> limitsByName = new LinkedHashMap<String, ConfigLimit>();
+  /** The registered limits this weaving plan binds to. */
+  private final LimitSet registered;
 
   /** The method patterns, indexed by the classes they can name. */
   private final PatternIndex index = new PatternIndex();
-
-  private final Map<String, String> overrides = new LinkedHashMap<String, String>();
-
-  /** The file's backend, shared with the versions before and after that keep it; or null. */
-  private BackendSettings backend;
-
-  /** The names of entries that annotated limiters were found for (their calls redirected). */
-  private final Set<String> claimed =
-      Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
 
   /**
    * For each {@code Type+} pattern's type (internal name): the subtypes seen so far, each as {@code
@@ -99,8 +84,9 @@ final class ConfigLimits {
   private final Set<String> pendingAncestors =
       Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
 
-  private ConfigLimits() {
+  private ConfigLimits(LimitSet registered) {
     this(
+        registered,
         new ConcurrentHashMap<String, Set<String>>(),
         new ConcurrentHashMap<String, String[]>(),
         new ConcurrentHashMap<Integer, Map<String, Set<String>>>(),
@@ -109,11 +95,13 @@ final class ConfigLimits {
   }
 
   private ConfigLimits(
+      LimitSet registered,
       Map<String, Set<String>> subtypes,
       ConcurrentHashMap<String, String[]> familiesByMember,
       ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader,
       ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom,
       Set<String> loadedNames) {
+    this.registered = registered;
     this.subtypes = subtypes;
     this.familiesByMember = familiesByMember;
     this.rootsByLoader = rootsByLoader;
@@ -122,64 +110,55 @@ final class ConfigLimits {
   }
 
   /**
-   * Registers a limiter for each config limit.
+   * The weaving plan of freshly registered limits.
    *
-   * @param limits the config file's limits
-   * @param clock the time source
-   * @return the registered limits
+   * @param registered the limits, registered
+   * @return their patterns, indexed, with no family or record yet
    */
-  static ConfigLimits register(List<ConfigLimit> limits, NanoClock clock) {
-    return register(limits, clock, null);
-  }
-
-  /**
-   * Registers a limiter for each config limit, those of {@code scope: cluster} on the backend.
-   *
-   * @param limits the config file's limits
-   * @param clock the time source
-   * @param backend the file's backend settings; null if it names none (then it has no cluster
-   *     limits)
-   * @return the registered limits
-   */
-  static ConfigLimits register(List<ConfigLimit> limits, NanoClock clock, BackendSettings backend) {
-    ConfigLimits config = new ConfigLimits();
-    config.backend = backend;
-    if (backend != null) {
-      backend.connect(); // in the background: the first acquire finds it ready
-    }
-    for (ConfigLimit limit : limits) {
-      config.add(
-          limit, LimiterRegistry.register("name " + limit.name(), config.newLimiter(limit, clock)));
-    }
+  static ConfigLimits of(LimitSet registered) {
+    ConfigLimits config = new ConfigLimits(registered);
+    config.addAll();
     return config;
   }
 
-  private BucketLimiter newLimiter(ConfigLimit limit, NanoClock clock) {
-    return limit
-        .spec()
-        .newLimiter(
-            limit.name(),
-            limit.origin(),
-            clock,
-            limit.dryRun(),
-            limit.cluster() ? backend.scopeFor(limit) : null);
+  /**
+   * The weaving plan after a reload: the {@code Type+} families depend only on which types are
+   * {@code Type+} roots, so the same roots keep them (a class loaded long ago stays known); other
+   * roots start afresh, found again by weaving again. The entries that kept their limiter keep what
+   * their patterns noted: their classes are not woven again.
+   *
+   * @param reload what the control tier's reload did
+   * @return the plan from now on
+   */
+  ConfigLimits next(LimitSet.Reload reload) {
+    ConfigLimits next =
+        subtypeRoots(reload.next.entries()).equals(subtypes.keySet())
+            ? new ConfigLimits(
+                reload.next, subtypes, familiesByMember, rootsByLoader, inheritedFrom, loadedNames)
+            : new ConfigLimits(reload.next);
+    next.addAll();
+    for (String name : reload.kept) {
+      next.carryOver(this, name);
+    }
+    return next;
   }
 
   /**
-   * The file's backend settings.
+   * The registered limits this plan binds to.
    *
-   * @return the settings; null if the file names no backend
+   * @return the limits
    */
-  BackendSettings backend() {
-    return backend;
+  LimitSet registered() {
+    return registered;
+  }
+
+  private void addAll() {
+    for (ConfigLimit limit : registered.entries()) {
+      add(limit, registered.idOf(limit.name()));
+    }
   }
 
   private void add(ConfigLimit limit, int id) {
-    idsByName.put(limit.name(), id);
-    limitsByName.put(limit.name(), limit);
-    if (limit.patterns().isEmpty() && !limit.isHttp()) {
-      overrides.put(limit.name(), limit.origin());
-    }
     for (MethodPattern pattern : limit.patterns()) {
       index.add(
           new Entry(
@@ -192,145 +171,6 @@ final class ConfigLimits {
         }
       }
     }
-    if (AgentLog.debugEnabled()) {
-      AgentLog.debug(
-          "config limit '"
-              + limit.name()
-              + "' from "
-              + limit.origin()
-              + ": "
-              + ((BucketLimiter) LimiterRegistry.limiter(id)).currentSettings()
-              + (limit.patterns().isEmpty() ? " (overrides the annotated limiter)" : ""));
-    }
-  }
-
-  /** What a reload did: the next limits, what changed, and which classes to weave again. */
-  static final class Reload {
-    /** The limits from now on. */
-    final ConfigLimits next;
-
-    /** One line per entry changed, added, replaced or removed; empty if nothing changed. */
-    final List<String> changes = new ArrayList<String>();
-
-    /** Whether a pattern, its key or the limiter it binds to changed: woven classes may change. */
-    boolean patternsChanged;
-
-    Reload(ConfigLimits next) {
-      this.next = next;
-    }
-  }
-
-  /**
-   * The errors a reload to {@code limits} would meet in the limiters it keeps (a live change the
-   * core refuses), none applied: a reload is validated whole before anything changes.
-   *
-   * @param limits the new file's limits, valid as a file
-   * @return one line per error, naming file and line; empty if the reload can be applied
-   */
-  List<String> reloadErrors(List<ConfigLimit> limits) {
-    List<String> errors = new ArrayList<String>();
-    for (ConfigLimit limit : limits) {
-      ConfigLimit before = limitsByName.get(limit.name());
-      if (before != null && sameShape(before, limit)) {
-        BucketLimiter limiter =
-            (BucketLimiter) LimiterRegistry.limiter(idsByName.get(limit.name()));
-        LimitSpec s = limit.spec();
-        String refused = limiter.checkChange(s.rate(), s.per(), s.capacity());
-        if (refused != null) {
-          errors.add(limit.origin() + ": " + refused);
-        }
-      }
-    }
-    return errors;
-  }
-
-  /**
-   * Applies a new version of the file, validated whole by the caller ({@link #reloadErrors}
-   * included): an entry whose kind, mode, permits, {@code onLimit}, {@code maxWaitMillis}, key,
-   * scope and patterns stayed keeps its limiter, with a live change of rate, capacity and dry run;
-   * any other entry gets a new limiter in place of the old (state as a new one's); entries removed
-   * stop limiting once their classes are woven again. The calls of annotated limiters of an entry's
-   * name go to the entry's limiter (an override), at once; when the entry goes, they go back to
-   * their own.
-   *
-   * @param limits the new file's limits
-   * @param clock the time source of new limiters
-   * @return what changed; the caller installs {@code next} and retransforms
-   */
-  Reload reload(List<ConfigLimit> limits, NanoClock clock) {
-    return reload(limits, clock, null);
-  }
-
-  /**
-   * {@link #reload(List, NanoClock)} with the new file's backend settings: settings alike keep the
-   * connection and the cluster limits; other settings replace every cluster limit (their buckets
-   * are elsewhere now), and the caller closes the old connection once {@code next} is installed.
-   *
-   * @param limits the new file's limits
-   * @param clock the time source of new limiters
-   * @param backend the new file's backend settings, or null
-   * @return what changed
-   */
-  Reload reload(List<ConfigLimit> limits, NanoClock clock, BackendSettings backend) {
-    // the Type+ families depend only on which types are Type+ roots: the same roots keep them (a
-    // class loaded long ago stays known); other roots start afresh, found again by retransforming
-    Reload reload =
-        new Reload(
-            subtypeRoots(limits).equals(subtypes.keySet())
-                ? new ConfigLimits(
-                    subtypes, familiesByMember, rootsByLoader, inheritedFrom, loadedNames)
-                : new ConfigLimits());
-    boolean backendKept = this.backend != null && this.backend.sameAs(backend);
-    reload.next.backend = backendKept ? this.backend : backend;
-    if (reload.next.backend != null) {
-      reload.next.backend.connect();
-    }
-    for (ConfigLimit limit : limits) {
-      ConfigLimit before = limitsByName.get(limit.name());
-      LimitSpec s = limit.spec();
-      int id;
-      boolean kept =
-          before != null && sameShape(before, limit) && (backendKept || !limit.cluster());
-      if (kept) {
-        id = idsByName.get(limit.name());
-        BucketLimiter limiter = (BucketLimiter) LimiterRegistry.limiter(id);
-        if (limiter.change(s.rate(), s.per(), s.capacity(), limit.dryRun())) {
-          reload.changes.add("'" + limit.name() + "' changed: " + limiter.currentSettings());
-        }
-        if (claimed.contains(limit.name())) {
-          reload.next.claimed.add(limit.name());
-        }
-      } else {
-        BucketLimiter limiter = reload.next.newLimiter(limit, clock);
-        id = LimiterRegistry.replace("name " + limit.name(), limiter, null);
-        reload.changes.add(
-            "'"
-                + limit.name()
-                + (before == null ? "' added: " : "' replaced: ")
-                + limiter.currentSettings());
-        reload.patternsChanged |=
-            !limit.patterns().isEmpty() || before != null && !before.patterns().isEmpty();
-        Integer oldId = idsByName.get(limit.name());
-        if (!limit.isHttp()
-            && reload.next.redirectAnnotated(
-                limit.name(), limiter, id, oldId == null ? -1 : oldId)) {
-          reload.next.claimed.add(limit.name());
-        }
-      }
-      reload.next.add(limit, id);
-      if (kept) {
-        reload.next.carryOver(this, limit.name()); // its classes are not woven again
-      }
-    }
-    for (ConfigLimit before : limitsByName.values()) {
-      if (!reload.next.limitsByName.containsKey(before.name())) {
-        int id = LimiterRegistry.supersede("name " + before.name());
-        reload.changes.add("'" + before.name() + "' removed");
-        reload.next.redirectAnnotated(before.name(), null, id, -1); // back to their own
-        reload.patternsChanged |= !before.patterns().isEmpty();
-      }
-    }
-    return reload;
   }
 
   /**
@@ -348,40 +188,8 @@ final class ConfigLimits {
     }
   }
 
-  /**
-   * Redirects the calls of the annotated limiters named {@code name} to {@code target}, or back to
-   * their own ({@code target} null).
-   *
-   * @param configId the entry's new id, not an annotated limiter's
-   * @param oldConfigId the entry's previous id, -1 if none
-   * @return true if there was an annotated limiter of that name
-   */
-  private boolean redirectAnnotated(String name, Limiter target, int configId, int oldConfigId) {
-    boolean any = false;
-    Set<Limiter> continued = Collections.newSetFromMap(new IdentityHashMap<Limiter, Boolean>());
-    for (int id : LimiterRegistry.idsNamed(name)) {
-      if (id != configId && id != oldConfigId) {
-        // the limiter that takes the calls carries on the state of the one that had them, when
-        // they treat calls alike: an override that comes or goes is a live change, not a fresh
-        // burst
-        Limiter serving = LimiterRegistry.limiter(id);
-        Limiter next = target != null ? target : LimiterRegistry.original(id);
-        if (next != serving
-            && next instanceof BucketLimiter
-            && serving instanceof BucketLimiter
-            && ((BucketLimiter) next).sameShape((BucketLimiter) serving)
-            && continued.add(next)) {
-          ((BucketLimiter) next).continueFrom((BucketLimiter) serving);
-        }
-        LimiterRegistry.redirect(id, target);
-        any = true;
-      }
-    }
-    return any;
-  }
-
   /** The internal names of the {@code Type+} patterns' types. */
-  private static Set<String> subtypeRoots(List<ConfigLimit> limits) {
+  private static Set<String> subtypeRoots(Collection<ConfigLimit> limits) {
     Set<String> roots = new LinkedHashSet<String>();
     for (ConfigLimit limit : limits) {
       for (MethodPattern pattern : limit.patterns()) {
@@ -391,78 +199,6 @@ final class ConfigLimits {
       }
     }
     return roots;
-  }
-
-  /**
-   * Whether two versions of an entry can share one limiter: all but rate, capacity and dry run
-   * agree (those change live).
-   */
-  static boolean sameShape(ConfigLimit a, ConfigLimit b) {
-    LimitSpec x = a.spec();
-    LimitSpec y = b.spec();
-    return x.discipline() == y.discipline()
-        && x.permits() == y.permits()
-        && x.waitOnLimit() == y.waitOnLimit()
-        && x.maxWaitMillis() == y.maxWaitMillis()
-        && a.keyIndex() == b.keyIndex()
-        && a.patterns().toString().equals(b.patterns().toString())
-        && a.paths().toString().equals(b.paths().toString())
-        && a.httpMethods().equals(b.httpMethods())
-        && String.valueOf(a.httpKey()).equals(String.valueOf(b.httpKey()))
-        && a.onBackendFailure() == b.onBackendFailure();
-  }
-
-  /**
-   * The config limit overriding the annotated limiter {@code name}, if the file names one: the
-   * calls of {@code annotatedId} are redirected to it.
-   *
-   * @param name the annotated limiter's name
-   * @param annotatedId its id
-   * @return the config limit's limiter, or null if the file has no entry of that name
-   */
-  Limiter override(String name, int annotatedId) {
-    Integer id = idsByName.get(name);
-    if (id == null || limitsByName.get(name).isHttp()) {
-      return null;
-    }
-    Limiter target = LimiterRegistry.limiter(id);
-    LimiterRegistry.redirect(annotatedId, target);
-    claimed.add(name);
-    return target;
-  }
-
-  /**
-   * The {@code http} entries, as the gate applies them.
-   *
-   * @return one rule per entry, in file order
-   */
-  List<HttpRule> httpRules() {
-    List<HttpRule> rules = new ArrayList<HttpRule>();
-    for (ConfigLimit limit : limitsByName.values()) {
-      if (limit.isHttp()) {
-        LimitSpec s = limit.spec();
-        rules.add(
-            new HttpRule(
-                idsByName.get(limit.name()),
-                limit.name(),
-                limit.paths(),
-                limit.httpMethods(),
-                limit.httpKey(),
-                s.waitOnLimit() || s.discipline() == Discipline.SHAPING));
-      }
-    }
-    return rules;
-  }
-
-  /**
-   * Whether the file has an entry of this name.
-   *
-   * @param name a limiter name
-   * @return true if it has
-   */
-  boolean names(String name) {
-    ConfigLimit limit = limitsByName.get(name);
-    return limit != null && !limit.isHttp(); // an http entry overrides no annotated limiter
   }
 
   /**
@@ -999,26 +735,6 @@ final class ConfigLimits {
   /** Whether {@link #index} has any entry; set while the file's limits are registered. */
   private boolean hasPatterns;
 
-  List<String> names() {
-    return new ArrayList<String>(idsByName.keySet());
-  }
-
-  /**
-   * The limiters of this file's entries that run dry now (a live change may have switched one).
-   *
-   * @return the limiters
-   */
-  List<BucketLimiter> dryRuns() {
-    List<BucketLimiter> dry = new ArrayList<BucketLimiter>();
-    for (Integer id : idsByName.values()) {
-      Limiter limiter = LimiterRegistry.limiter(id);
-      if (limiter instanceof BucketLimiter && ((BucketLimiter) limiter).dryRun()) {
-        dry.add((BucketLimiter) limiter);
-      }
-    }
-    return dry;
-  }
-
   /**
    * What the config file asked for that nothing has used yet: patterns that matched no method,
    * overrides that no annotated limiter claimed. A typo must not silently disable a limit.
@@ -1043,16 +759,7 @@ final class ConfigLimits {
                 + (hint == null ? "" : " (" + hint + ")"));
       }
     }
-    for (Map.Entry<String, String> override : overrides.entrySet()) {
-      if (!claimed.contains(override.getKey())) {
-        lines.add(
-            override.getValue()
-                + ": '"
-                + override.getKey()
-                + "' overrides an annotated limiter, but no annotated method of that name has"
-                + " loaded yet");
-      }
-    }
+    lines.addAll(registered.unclaimedOverrides());
     return lines;
   }
 
@@ -1215,18 +922,6 @@ final class ConfigLimits {
 
   /** The refusals kept per pattern, for {@code Unlimited}; beyond them, only a count. */
   static final int MAX_REFUSALS_KEPT = 1000;
-
-  /**
-   * Whether this limiter is the file's entry of that name.
-   *
-   * @param name the limiter's name
-   * @param limiter the limiter
-   * @return true if the file's entry of that name is served by it
-   */
-  boolean isEntryLimiter(String name, Limiter limiter) {
-    Integer id = idsByName.get(name);
-    return id != null && LimiterRegistry.limiter(id) == limiter;
-  }
 
   /**
    * What the patterns of the entry of this name reached and could not limit, each with why (SPEC

@@ -78,7 +78,7 @@ final class ConfigReporter implements Runnable {
   }
 
   void reportDryRuns() {
-    for (BucketLimiter limiter : transformer.config().dryRuns()) {
+    for (BucketLimiter limiter : transformer.config().registered().dryRuns()) {
       AgentLog.info(limiter.report());
     }
   }

@@ -10,6 +10,8 @@ import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.bootstrap.limit.RefusedLimiter;
 import dev.weir.agent.config.LimitSpec;
+import dev.weir.agent.control.KeyTypes;
+import dev.weir.agent.control.Limiters;
 import dev.weir.agent.weave.ClassModel.EnumValue;
 import dev.weir.agent.weave.ClassModel.MethodModel;
 import java.lang.annotation.Annotation;
@@ -597,7 +599,7 @@ final class LimitWeaver {
     String name;
     if (!problems.isEmpty()) {
       String message = "invalid " + kind + " on " + origin + ": " + String.join("; ", problems);
-      if (!limits.names(limiterName)) {
+      if (!limits.registered().names(limiterName)) {
         return refuse(defaultName, origin, message, loader);
       }
       // the config file overrides it: its calls go to the config limit while that entry lasts
@@ -613,7 +615,7 @@ final class LimitWeaver {
       LimitSpec valid = spec.build();
       boolean named = !valid.name().isEmpty();
       name = named ? valid.name() : defaultName;
-      Limiter candidate = valid.newLimiter(name, origin, clock);
+      Limiter candidate = Limiters.newLimiter(valid, name, origin, clock, false, null);
       String key =
           named ? "annotation " + name : "loader " + LimiterRegistry.loaderId(loader) + " " + name;
       id = LimiterRegistry.register(key, candidate, named ? null : loader);
@@ -638,7 +640,7 @@ final class LimitWeaver {
             loader);
       }
     }
-    Limiter override = limits.override(name, id);
+    Limiter override = limits.registered().override(name, id);
     if (AgentLog.debugEnabled()) {
       AgentLog.debug(
           "limiting "

@@ -1,13 +1,14 @@
 package dev.weir.agent.weave;
 
-import dev.weir.agent.backend.BackendSettings;
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import dev.weir.agent.bootstrap.http.HttpGate;
 import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.config.AgentArgs;
-import dev.weir.agent.config.ConfigFile;
+import dev.weir.agent.control.ConfigPipeline;
+import dev.weir.agent.control.LimitSet;
 import java.io.File;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
@@ -89,7 +90,7 @@ public final class Weaving {
    * @return the names, in file order
    */
   public List<String> configLimitNames() {
-    return transformer.config().names();
+    return transformer.config().registered().names();
   }
 
   /**
@@ -111,7 +112,7 @@ public final class Weaving {
    */
   public List<String> unlimitedOf(BucketLimiter limiter) {
     ConfigLimits config = transformer.config();
-    if (!config.isEntryLimiter(limiter.name(), limiter)) {
+    if (!config.registered().isEntryLimiter(limiter.name(), limiter)) {
       return Collections.<String>emptyList();
     }
     return config.unlimitedOf(
@@ -178,7 +179,7 @@ public final class Weaving {
    * @return what changed, or every error
    */
   public synchronized Reloaded reload(String file, byte[] content) {
-    int[] section = dev.weir.agent.bootstrap.CallDepth.enterWeir(); // config limits charge none
+    int[] section = CallDepth.enterWeir(); // config limits charge none
     try {
       return reloadOwn(file, content);
     } finally {
@@ -187,56 +188,29 @@ public final class Weaving {
   }
 
   private Reloaded reloadOwn(String file, byte[] content) {
-    ConfigFile read = ConfigFile.read(file, content);
-    List<String> errors = read.errors();
-    if (errors.isEmpty()) {
-      errors = KeyTypes.configErrors(read.limits(), ClassLoader.getSystemClassLoader());
-    }
     ConfigLimits old = transformer.config();
-    if (errors.isEmpty()) {
-      errors = old.reloadErrors(read.limits());
+    ConfigPipeline.Applied applied = ConfigPipeline.reload(file, content, old.registered(), clock);
+    if (!applied.applied()) {
+      return refused(applied.errors.toArray(new String[0]));
     }
-    if (!errors.isEmpty()) {
-      return refused(errors.toArray(new String[0]));
-    }
-    for (String warning : read.warnings()) {
-      AgentLog.warn(warning);
-    }
-    ConfigLimits.Reload reload = old.reload(read.limits(), clock, BackendSettings.of(read));
-    if (old.backend() != reload.next.backend()) {
-      reload.changes.add(
-          "backend changed: "
-              + (reload.next.backend() == null ? "none" : reload.next.backend().toString()));
-    }
+    LimitSet.Reload reload = applied.reload;
+    ConfigLimits next = old.next(reload);
     int woven = 0;
-    if (reload.patternsChanged && reload.next.hasPatterns() && !transformer.retransforms()) {
+    if (reload.patternsChanged && next.hasPatterns() && !transformer.retransforms()) {
       transformer.becomeRetransforming(instrumentation);
     }
-    transformer.setConfig(reload.next);
-    if (old.backend() != null && old.backend() != reload.next.backend()) {
-      old.backend().close(); // its cluster limits were replaced: their calls go elsewhere now
-    }
+    transformer.setConfig(next);
+    applied.retirePrevious();
     if (reload.patternsChanged && transformer.retransforms()) {
       woven = transformer.retransformForReload(instrumentation, old);
     }
-    String httpBefore = HttpGate.settingsInWords();
-    HttpGate.setMaxBlockedThreads(read.maxBlockedThreads());
-    HttpGate.install(
-        reload.next.httpRules(),
-        read.trustedProxies(),
-        read.httpStatus(),
-        read.answerLimitedMethods(),
-        read.ipv6PrefixLength());
-    if (!httpBefore.equals(HttpGate.settingsInWords())) {
-      reload.changes.add("http settings changed: " + HttpGate.settingsInWords());
-    }
     woven += ensureServletGate(instrumentation, transformer, true);
     configPath = file;
-    if (!reporting && reload.next != ConfigLimits.NONE) {
+    if (!reporting && next.registered() != LimitSet.NONE) {
       ConfigReporter.start(transformer);
       reporting = true;
     }
-    List<String> lines = new ArrayList<String>(reload.changes);
+    List<String> lines = new ArrayList<String>(applied.changes);
     AgentLog.info(
         "config reloaded from "
             + file
@@ -246,20 +220,6 @@ public final class Weaving {
     return new Reloaded(true, lines);
   }
 
-  /**
-   * Puts the http gate in front of servlets ({@link ServletGate#ensure}) once it has work: the
-   * config has {@code http} entries; or {@code http.answerLimitedMethods} is on and a method may
-   * throw {@code RateLimitedException} while a servlet serves: the config has method patterns (the
-   * gate is then in place before the application starts, so no request can find it missing), or a
-   * class was woven with a limit (an annotated one). Until then {@link ServletGate} is not even
-   * loaded (nor the ASM classes its verification loads), and a JVM without limits pays nothing.
-   *
-   * @param instrumentation the JVM's instrumentation
-   * @param transformer the agent's transformer, which knows whether it wove a limit
-   * @param now true to weave the loaded classes it changes on this thread (a reload, an attach);
-   *     false to weave them on a thread of Weir's (at start-up, when there are none to speak of)
-   * @return the loaded servlet classes retransformed on this thread
-   */
   static int ensureServletGate(
       Instrumentation instrumentation, WeirTransformer transformer, boolean now) {
     boolean needed =

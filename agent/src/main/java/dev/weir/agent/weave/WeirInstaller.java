@@ -1,13 +1,12 @@
 package dev.weir.agent.weave;
 
-import dev.weir.agent.backend.BackendSettings;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.core.NanoClock;
-import dev.weir.agent.bootstrap.http.HttpGate;
 import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.config.AgentArgs;
-import dev.weir.agent.config.ConfigFile;
+import dev.weir.agent.control.ConfigPipeline;
+import dev.weir.agent.control.LimitSet;
 import java.lang.instrument.Instrumentation;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -54,48 +53,51 @@ public final class WeirInstaller {
       AgentLog.info("weir " + version + " is disabled (enabled=false): nothing is woven");
       return null;
     }
-    final NanoClock clock = NanoClock.SYSTEM;
-    ConfigLimits config = ConfigLimits.NONE;
-    String limitsLoaded = "no config file";
-    if (arguments.configPath() != null) {
-      ConfigFile file = ConfigFile.read(arguments.configPath());
-      List<String> errors = file.errors();
-      if (errors.isEmpty()) { // keys of types that print as their identity, where a pattern says
-        errors = KeyTypes.configErrors(file.limits(), ClassLoader.getSystemClassLoader());
-      }
-      if (!errors.isEmpty()) {
-        for (String error : errors) {
-          AgentLog.fatal(error);
-        }
-        if (premain) {
-          AgentLog.fatal(
-              arguments.configPath()
-                  + ": "
-                  + errors.size()
-                  + " error(s); stopping the JVM before main (exit code 1)");
-          System.exit(1);
-        }
-        AgentLog.error(arguments.configPath() + ": the attach does nothing");
+    NanoClock clock = NanoClock.SYSTEM;
+    String path = arguments.configPath();
+    ConfigPipeline.Applied applied = null;
+    if (path != null) {
+      applied = ConfigPipeline.start(path, clock);
+      if (!applied.applied()) {
+        refuseConfig(path, applied.errors, premain);
         return null;
       }
-      for (String warning : file.warnings()) {
-        AgentLog.warn(warning);
-      }
-      config = ConfigLimits.register(file.limits(), clock, BackendSettings.of(file));
-      HttpGate.setMaxBlockedThreads(file.maxBlockedThreads());
-      HttpGate.install(
-          config.httpRules(),
-          file.trustedProxies(),
-          file.httpStatus(),
-          file.answerLimitedMethods(),
-          file.ipv6PrefixLength());
-      limitsLoaded =
-          file.limits().size()
-              + (file.limits().size() == 1 ? " limit from " : " limits from ")
-              + arguments.configPath()
-              + (file.limits().isEmpty() ? "" : " (" + String.join(", ", config.names()) + ")");
     }
-    final ConfigLimits limits = config;
+    ConfigLimits limits = applied == null ? ConfigLimits.NONE : ConfigLimits.of(applied.limits);
+    WeirTransformer transformer = transformer(instrumentation, clock, limits, premain);
+    String retransformed = weaveLoaded(instrumentation, transformer, premain);
+    AgentLog.info(
+        "weir "
+            + version
+            + " started: "
+            + (applied == null ? "no config file" : loaded(path, applied.limits))
+            + "; @TokenBucket and @LeakyBucket methods are limited as their classes load"
+            + " (log=debug names each)"
+            + retransformed);
+    return new Weaving(instrumentation, transformer, clock, arguments, version, path != null);
+  }
+
+  /**
+   * The agent's start line's account of the config file: {@code 2 limits from weir.yaml (a, b)}.
+   */
+  private static String loaded(String path, LimitSet limits) {
+    List<String> names = limits.names();
+    return names.size()
+        + (names.size() == 1 ? " limit from " : " limits from ")
+        + path
+        + (names.isEmpty() ? "" : " (" + String.join(", ", names) + ")");
+  }
+
+  /**
+   * Makes the transformer and adds it to the JVM, with what it needs before the first class it
+   * sees: retransformation when something loaded may need weaving, the native method prefix, the
+   * config reports.
+   */
+  private static WeirTransformer transformer(
+      Instrumentation instrumentation,
+      final NanoClock clock,
+      final ConfigLimits limits,
+      boolean premain) {
     WeirTransformer transformer =
         new WeirTransformer(
             new Callable<Weaver>() {
@@ -106,30 +108,31 @@ public final class WeirInstaller {
             },
             limits,
             ModuleEdges.create(instrumentation));
-    // Retransformation is needed to weave classes loaded already: on attach, and for config
-    // patterns (JDK classes). Without it, start-up is cheaper, and the JVM still keeps our weaving
-    // when another agent retransforms a class (it restarts from the bytes we returned).
     if (limits.hasPatterns()) {
-      // A pattern will most likely match, perhaps a JDK class that the weaver itself loads:
-      // build and warm up the weaver before the transformer is installed, so that weaving never
-      // re-enters the weaver's initialisation nor waits for it while holding a class-loading lock.
-      // JDK classes loaded meanwhile are retransformed below.
       transformer.prepareNow();
     }
     boolean retransforming = !premain || limits.hasPatterns();
     instrumentation.addTransformer(transformer, retransforming);
     transformer.installed(retransforming, instrumentation);
-    if (arguments.configPath() != null) {
+    if (limits != ConfigLimits.NONE) {
       ConfigReporter.start(transformer);
     }
     if (instrumentation.isNativeMethodPrefixSupported()) {
-      // a limited native method is renamed $weir$NAME behind a wrapper; the JVM links it still
       instrumentation.setNativeMethodPrefix(transformer, Weaver.MOVED_PREFIX);
       transformer.nativePrefixSet();
     }
-    // the servlet gate: with http entries or method patterns, now (at start-up the loaded classes,
-    // the JDK's, are looked over on a thread of Weir's); otherwise once a class is woven with a
-    // limit
+    return transformer;
+  }
+
+  /**
+   * Weaves what loaded before the agent: at an attach every loaded class the limits name (and the
+   * servlet gate, for a JVM that may serve requests already); before {@code main}, the JDK classes
+   * that patterns name.
+   *
+   * @return the start line's account of it: empty, or {@code "; N loaded classes woven"}
+   */
+  private static String weaveLoaded(
+      Instrumentation instrumentation, WeirTransformer transformer, boolean premain) {
     if (!premain) {
       transformer.servletApiMayBeLoaded(); // a running JVM: it may serve requests already
     }
@@ -140,27 +143,25 @@ public final class WeirInstaller {
       servlets +=
           Weaving.ensureServletGate(instrumentation, transformer, true); // limits just woven
       retransformed = "; " + (classes + servlets) + " loaded classes woven";
-    } else if (limits.hasPatterns()) {
+    } else if (transformer.config().hasPatterns()) {
       transformer.retransformLoaded(instrumentation, false); // JDK classes loaded already
     }
     Weaving.ensureServletGateOnFirstLimit(instrumentation, transformer);
-    AgentLog.info(
-        "weir "
-            + version
-            + " started: "
-            + limitsLoaded
-            + "; @TokenBucket and @LeakyBucket methods are limited as their classes load"
-            + " (log=debug names each)"
-            + retransformed);
-    return new Weaving(
-        instrumentation, transformer, clock, arguments, version, arguments.configPath() != null);
+    return retransformed;
   }
 
-  /**
-   * Arguments with errors decide nothing, {@code enabled=false} included: at start-up they stop the
-   * JVM before {@code main}, as a bad config file does (whatever the log level); an attach does
-   * nothing.
-   */
+  private static void refuseConfig(String path, List<String> errors, boolean premain) {
+    for (String error : errors) {
+      AgentLog.fatal(error);
+    }
+    if (premain) {
+      AgentLog.fatal(
+          path + ": " + errors.size() + " error(s); stopping the JVM before main (exit code 1)");
+      System.exit(1);
+    }
+    AgentLog.error(path + ": the attach does nothing");
+  }
+
   private static void refuse(List<String> errors, boolean premain) {
     if (premain) {
       for (String error : errors) {

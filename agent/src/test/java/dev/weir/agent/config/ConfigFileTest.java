@@ -89,7 +89,7 @@ class ConfigFileTest {
         List.of(
             "weir.yaml:3: limits[0].methods must be a method pattern like com.example.Type#method,"
                 + " was 'com.example.Sink'",
-            "weir.yaml:4: limits[0].tokenBucket.rate must be > 0, was -3",
+            "weir.yaml:4: limits[0].tokenBucket.rate must be > 0 and finite, was -3",
             "weir.yaml:6: limits[1].tokenBucket.colour is not a known key (known: rate, per,"
                 + " capacity, permits)",
             "weir.yaml:6: limits[1].tokenBucket.permits must be between 1 and the capacity (5),"

@@ -45,7 +45,7 @@ class LimitSpecTest {
   @Test
   void permitsAreCheckedAgainstTheEffectiveCapacity() {
     assertEquals(
-        List.of("permits must be at most the capacity (2, from the rate), was 3"),
+        List.of("permits must be between 1 and the capacity (2, from the rate), was 3"),
         LimitSpec.builder(Discipline.TOKEN_BUCKET).rate(1.5).permits(3).problems());
     assertTrue(
         LimitSpec.builder(Discipline.TOKEN_BUCKET).rate(1.5).permits(2).problems().isEmpty());

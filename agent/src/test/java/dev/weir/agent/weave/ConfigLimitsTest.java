@@ -11,6 +11,7 @@ import dev.weir.agent.bootstrap.core.FakeClock;
 import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.ConfigFile;
+import dev.weir.agent.control.LimitSet;
 import dev.weir.redis.RedisServer;
 import java.util.Collections;
 import java.util.List;
@@ -30,7 +31,7 @@ class ConfigLimitsTest {
                 + "    methods: \"q.Svc+#get\"\n"
                 + "    tokenBucket: { rate: 1 }\n");
     assertTrue(file.errors().isEmpty(), file.errors().toString());
-    return ConfigLimits.register(file.limits(), new FakeClock(0));
+    return ConfigLimits.of(LimitSet.register(file.limits(), new FakeClock(0), null));
   }
 
   @Test
@@ -44,7 +45,7 @@ class ConfigLimitsTest {
                 + "  - name: tasks\n"
                 + "    methods: \"java.lang.Runnable+#run\"\n"
                 + "    tokenBucket: { rate: 1 }\n");
-    ConfigLimits tasks = ConfigLimits.register(file.limits(), new FakeClock(0));
+    ConfigLimits tasks = ConfigLimits.of(LimitSet.register(file.limits(), new FakeClock(0), null));
     assertTrue(tasks.anyRootAmong(new Class<?>[] {String.class, Runnable.class}));
     assertFalse(tasks.anyRootAmong(new Class<?>[] {String.class, Thread.class}));
     assertFalse(
@@ -106,7 +107,7 @@ class ConfigLimitsTest {
                 + "    methods: [\"*.*.*Repository#count\", \"*Main#main\"]\n"
                 + "    tokenBucket: { rate: 1 }\n");
     assertTrue(file.errors().isEmpty(), file.errors().toString());
-    ConfigLimits config = ConfigLimits.register(file.limits(), new FakeClock(0));
+    ConfigLimits config = ConfigLimits.of(LimitSet.register(file.limits(), new FakeClock(0), null));
     ClassLoader loader = new ClassLoader(null) {};
     assertTrue(
         config.noteSupertypes(
@@ -196,7 +197,7 @@ class ConfigLimitsTest {
                 + "  - name: far\n"
                 + "    methods: \"com.example.Unknown#x\"\n"
                 + "    tokenBucket: { rate: 1 }\n");
-    ConfigLimits config = ConfigLimits.register(file.limits(), new FakeClock(0));
+    ConfigLimits config = ConfigLimits.of(LimitSet.register(file.limits(), new FakeClock(0), null));
     Class<?>[] loaded = {
       String.class, java.util.concurrent.ConcurrentHashMap.class, java.util.HashMap.class
     };
@@ -251,15 +252,14 @@ class ConfigLimitsTest {
                 + "  - name: svc\n"
                 + "    methods: \"q.Svc+#get\"\n"
                 + "    tokenBucket: { rate: 2 }\n");
-    ConfigLimits.Reload reload = config.reload(again.limits(), new FakeClock(0));
+    LimitSet.Reload reload = config.registered().reload(again.limits(), new FakeClock(0), null);
+    ConfigLimits next = config.next(reload);
     assertEquals(
         List.of("'svc' changed: token bucket 2.0/SECONDS capacity 2 permits 1 REJECT"),
         reload.changes);
     assertFalse(reload.patternsChanged, "no class is woven again");
-    assertTrue(
-        reload.next.unused(null).isEmpty(),
-        "its pattern matched, as before: " + reload.next.unused(null));
-    assertTrue(reload.next.mayMatchType("q.Foo", a), "the Type+ families are kept");
+    assertTrue(next.unused(null).isEmpty(), "its pattern matched, as before: " + next.unused(null));
+    assertTrue(next.mayMatchType("q.Foo", a), "the Type+ families are kept");
   }
 
   private static ConfigFile clusterFile(int port, String scope, double rate) {
@@ -296,11 +296,11 @@ class ConfigLimitsTest {
         RedisServer two = RedisServer.start()) {
       FakeClock clock = new FakeClock(0);
       ConfigFile local = clusterFile(one.port(), "local", 1);
-      ConfigLimits config = ConfigLimits.register(local.limits(), clock, BackendSettings.of(local));
+      LimitSet config = LimitSet.register(local.limits(), clock, BackendSettings.of(local));
       assertEquals("local", reloadCluster().scope());
 
       ConfigFile cluster = clusterFile(one.port(), "cluster", 1);
-      ConfigLimits.Reload r = config.reload(cluster.limits(), clock, BackendSettings.of(cluster));
+      LimitSet.Reload r = config.reload(cluster.limits(), clock, BackendSettings.of(cluster));
       assertEquals(
           List.of(
               "'reload-cluster' replaced: token bucket 1.0/SECONDS capacity 5 permits 1 REJECT"
@@ -316,7 +316,7 @@ class ConfigLimitsTest {
       assertEquals(":1", one.command("EXISTS", "weir:{reload-cluster}"));
 
       ConfigFile faster = clusterFile(one.port(), "cluster", 2);
-      ConfigLimits.Reload live = r.next.reload(faster.limits(), clock, BackendSettings.of(faster));
+      LimitSet.Reload live = r.next.reload(faster.limits(), clock, BackendSettings.of(faster));
       assertEquals(
           List.of(
               "'reload-cluster' changed: token bucket 2.0/SECONDS capacity 5 permits 1 REJECT"
@@ -325,7 +325,7 @@ class ConfigLimitsTest {
       assertTrue(shared == reloadCluster(), "a live change keeps the limiter");
 
       ConfigFile moved = clusterFile(two.port(), "cluster", 2);
-      ConfigLimits.Reload elsewhere =
+      LimitSet.Reload elsewhere =
           live.next.reload(moved.limits(), clock, BackendSettings.of(moved));
       assertEquals(1, elsewhere.changes.size());
       assertTrue(elsewhere.changes.get(0).startsWith("'reload-cluster' replaced"));
@@ -339,8 +339,7 @@ class ConfigLimitsTest {
       assertEquals(":1", two.command("EXISTS", "weir:{reload-cluster}"));
 
       ConfigFile back = clusterFile(two.port(), "local", 2);
-      ConfigLimits.Reload out =
-          elsewhere.next.reload(back.limits(), clock, BackendSettings.of(back));
+      LimitSet.Reload out = elsewhere.next.reload(back.limits(), clock, BackendSettings.of(back));
       assertTrue(
           out.changes.get(0).startsWith("'reload-cluster' replaced"), out.changes.toString());
       assertEquals("local", reloadCluster().scope());

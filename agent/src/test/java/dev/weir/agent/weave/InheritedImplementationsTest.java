@@ -11,6 +11,7 @@ import dev.weir.agent.bootstrap.core.FakeClock;
 import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.ConfigFile;
+import dev.weir.agent.control.LimitSet;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
@@ -54,7 +55,7 @@ class InheritedImplementationsTest {
                 + "    methods: \"fixtures.inherit.Sink+#write\"\n"
                 + "    tokenBucket: { rate: 1, per: HOURS, capacity: 9 }\n");
     assertTrue(file.errors().isEmpty(), file.errors().toString());
-    config = ConfigLimits.register(file.limits(), clock);
+    config = ConfigLimits.of(LimitSet.register(file.limits(), clock, null));
     final ConfigLimits limits = config;
     transformer = new WeirTransformer(() -> new Weaver(clock, limits), limits, null);
     loader = new Loader(transformer);

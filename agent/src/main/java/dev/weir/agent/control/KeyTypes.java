@@ -1,4 +1,4 @@
-package dev.weir.agent.weave;
+package dev.weir.agent.control;
 
 import dev.weir.agent.config.ConfigLimit;
 import dev.weir.agent.config.MethodPattern;
@@ -25,9 +25,9 @@ import net.bytebuddy.utility.OpenedClassReader;
  * its keys are looked at when they arrive instead (a key that looks like {@code ClassName@hash} is
  * warned once). Stateless and thread-safe.
  */
-final class KeyTypes {
+public final class KeyTypes {
   /** What the weaving can say of a key type. */
-  enum Verdict {
+  public enum Verdict {
     /** Its values print as something other than their identity. */
     FINE,
     /** A concrete class that keeps {@code Object}'s {@code toString()}: refused. */
@@ -62,7 +62,7 @@ final class KeyTypes {
    * @param loader the loader of the class that declares the method, null for the bootstrap loader
    * @return the verdict
    */
-  static Verdict judge(Type keyType, ClassLoader loader) {
+  public static Verdict judge(Type keyType, ClassLoader loader) {
     if (keyType.getSort() == Type.ARRAY) { // by content: as its elements print
       keyType = keyType.getElementType();
     }
@@ -81,7 +81,7 @@ final class KeyTypes {
       if (name.equals("java/lang/Object")) {
         return Verdict.IDENTITY;
       }
-      byte[] classFile = WeirTransformer.classFileOf(loader, name);
+      byte[] classFile = ClassFiles.read(loader, name);
       if (classFile == null) {
         return Verdict.AT_RUN_TIME; // cannot be told
       }
@@ -123,7 +123,7 @@ final class KeyTypes {
    * @param keyType a type judged {@link Verdict#IDENTITY}
    * @return the explanation and what to do instead
    */
-  static String identityProblem(Type keyType) {
+  public static String identityProblem(Type keyType) {
     return "a "
         + keyType.getClassName()
         + (keyType.getSort() == Type.ARRAY
@@ -144,7 +144,7 @@ final class KeyTypes {
    * @param loader the loader to read class files through (the system class loader at start-up)
    * @return one line per problem, each starting with the entry's {@code file:line}
    */
-  static List<String> configErrors(List<ConfigLimit> limits, ClassLoader loader) {
+  public static List<String> configErrors(List<ConfigLimit> limits, ClassLoader loader) {
     List<String> errors = new ArrayList<String>();
     for (ConfigLimit limit : limits) {
       int index = limit.keyIndex();
