@@ -13,11 +13,11 @@ import net.bytebuddy.utility.OpenedClassReader;
 
 /**
  * The implementations a class inherits, for a {@code Type+} pattern: the methods matching the
- * pattern that the class does not declare and whose code is in an ancestor (SPEC "The config file",
- * Patterns: {@code Type+#m} limits every call of {@code m} on an instance of {@code Type}, wherever
- * the code that runs is declared). A JDBC driver's {@code JDBC4PreparedStatement implements
- * PreparedStatement} inherits {@code executeUpdate()} from {@code JDBC3PreparedStatement}; that
- * method must be limited for calls on the driver's statements.
+ * pattern that the class does not declare and whose code is in an ancestor (docs/config-file.md,
+ * "Patterns": {@code Type+#m} limits every call of {@code m} on an instance of {@code Type},
+ * wherever the code that runs is declared). A JDBC driver's {@code JDBC4PreparedStatement
+ * implements PreparedStatement} inherits {@code executeUpdate()} from {@code
+ * JDBC3PreparedStatement}; that method must be limited for calls on the driver's statements.
  *
  * <p>The ancestors are read from their class files through the class's loader, as the JVM resolves
  * them (no class is loaded), the methods without their code. The superclass chain decides, as

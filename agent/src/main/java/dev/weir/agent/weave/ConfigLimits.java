@@ -924,8 +924,8 @@ final class ConfigLimits {
   static final int MAX_REFUSALS_KEPT = 1000;
 
   /**
-   * What the patterns of the entry of this name reached and could not limit, each with why (SPEC
-   * "Observability", {@code Unlimited}).
+   * What the patterns of the entry of this name reached and could not limit, each with why
+   * (docs/operations.md, "MBeans", {@code Unlimited}).
    *
    * @param name the entry's name
    * @param loaded the JVM's loaded classes, to name the closest to a pattern that matched nothing;

@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What each limiter limits now, method by method, for the {@code Methods} attribute and the {@code
- * methods} command (SPEC "Observability"): one record per woven class, replaced whenever the class
- * is woven again and dropped with its class loader.
+ * methods} command (docs/operations.md, "MBeans"): one record per woven class, replaced whenever
+ * the class is woven again and dropped with its class loader.
  *
  * <p>A class woven at load is recorded at once (if the JVM then refuses it, it never runs). A class
  * woven again (retransformed) is staged, and its record replaces the old one only once the JVM has

@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * The methods a config pattern may reach that Weir refuses to limit, each with the true reason
- * (SPEC "The config file", Patterns): {@code java.lang} and its subpackages, Weir's own classes
- * (the agent's, and the API's of package {@code dev.weir}), and exactly the JDK methods that Weir's
- * own acquire, weaving or logging path runs before it can tell that the call is its own.
+ * (docs/config-file.md, "Patterns"): {@code java.lang} and its subpackages, Weir's own classes (the
+ * agent's, and the API's of package {@code dev.weir}), and exactly the JDK methods that Weir's own
+ * acquire, weaving or logging path runs before it can tell that the call is its own.
  *
  * <h2>Why a method is refused, and why the rest are not</h2>
  *

@@ -94,7 +94,7 @@ public final class Weaving {
   }
 
   /**
-   * The methods whose calls the limiter limits now (SPEC "Observability", {@code Methods}).
+   * The methods whose calls the limiter limits now (docs/operations.md, "MBeans", {@code Methods}).
    *
    * @param limiter a limiter
    * @return {@code Class#method(params)} each, sorted
@@ -104,8 +104,8 @@ public final class Weaving {
   }
 
   /**
-   * What the config limit's patterns reached and could not limit (SPEC "Observability", {@code
-   * Unlimited}).
+   * What the config limit's patterns reached and could not limit (docs/operations.md, "MBeans",
+   * {@code Unlimited}).
    *
    * @param limiter a limiter
    * @return {@code PATTERN: METHOD: WHY} each; empty unless the limiter is a config entry's
@@ -135,10 +135,10 @@ public final class Weaving {
   }
 
   /**
-   * Re-reads the config file and applies it whole or not at all (SPEC "Live control"): any error
-   * (the file's, a key type's, a live change the core refuses) leaves every limit as it was and is
-   * returned; a valid file is applied at once, and the loaded classes whose weaving it changes are
-   * retransformed.
+   * Re-reads the config file and applies it whole or not at all (docs/operations.md, "Live changes
+   * and reloads"): any error (the file's, a key type's, a live change the core refuses) leaves
+   * every limit as it was and is returned; a valid file is applied at once, and the loaded classes
+   * whose weaving it changes are retransformed.
    *
    * @param path the file to read, which becomes the config file; null for the current one
    * @return what changed, or every error

@@ -299,7 +299,7 @@ public final class GcraBucket extends BucketState {
 
   /**
    * A state's value converted from {@code from}'s settings to this bucket's, by the live-change
-   * rules at {@code nowNanos} (SPEC "Live control"):
+   * rules at {@code nowNanos} (docs/operations.md, "Live changes and reloads"):
    *
    * <ul>
    *   <li>token bucket: the permits on hand are kept, clamped to the new capacity (a debt of

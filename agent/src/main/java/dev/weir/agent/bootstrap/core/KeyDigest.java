@@ -6,7 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * The form in which a limiter holds a key (SPEC {@code @LimitKey}: a key costs a bounded size
+ * The form in which a limiter holds a key (docs/annotations.md, "Keys": a key costs a bounded size
  * whatever its length): a key of at most {@value #MAX_BYTES} bytes in UTF-8 is held as it is; a
  * longer one as {@code sha256:} and the first 128 bits of its SHA-256 (FIPS 180-4) in lowercase
  * hex, 39 characters, so a client that chooses its keys (a header, a cookie) can fill {@code

@@ -24,8 +24,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The limit at the entrance of every web application (SPEC "Legacy web apps"): what the prologue
- * woven into each {@code doFilter(ServletRequest, ServletResponse, FilterChain)} and each {@code
+ * The limit at the entrance of every web application (docs/web-apps.md): what the prologue woven
+ * into each {@code doFilter(ServletRequest, ServletResponse, FilterChain)} and each {@code
  * service(ServletRequest, ServletResponse)} of {@code javax.servlet} and {@code jakarta.servlet}
  * calls first:
  *

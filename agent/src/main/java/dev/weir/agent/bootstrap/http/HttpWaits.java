@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * How an {@code http} request that must wait ({@code onLimit: WAIT}, SHAPING) is delayed (SPEC
- * "Legacy web apps"): the two resources it may use, and their bounds.
+ * How an {@code http} request that must wait ({@code onLimit: WAIT}, SHAPING) is delayed
+ * (docs/web-apps.md): the two resources it may use, and their bounds.
  *
  * <p><b>Suspended.</b> A request that passed no filter, which the servlet API lets Weir suspend at
  * its servlet (asynchronous support on, not asynchronous already), holds no thread: {@link

@@ -7,7 +7,7 @@ import java.lang.invoke.MethodType;
 
 /**
  * The {@code RateLimitedException} inside what a servlet threw, for the gate to answer it as a
- * limited request (SPEC "Legacy web apps"): the throwable itself or one of its causes, however a
+ * limited request (docs/web-apps.md): the throwable itself or one of its causes, however a
  * framework wrapped it ({@code ServletException}, Spring's exceptions, {@code
  * UndeclaredThrowableException}, ...).
  *

@@ -3,9 +3,9 @@ package dev.weir.agent.bootstrap.limit;
 import java.util.Arrays;
 
 /**
- * The key of an array argument, by content (SPEC {@code @LimitKey}: arrays by content), as {@link
- * Arrays#toString} and {@link Arrays#deepToString} write it: two arrays of equal content are one
- * key, in every JVM (cluster scope keys by it too). Stateless and thread-safe.
+ * The key of an array argument, by content (docs/annotations.md, "Keys": arrays by content), as
+ * {@link Arrays#toString} and {@link Arrays#deepToString} write it: two arrays of equal content are
+ * one key, in every JVM (cluster scope keys by it too). Stateless and thread-safe.
  */
 final class ArrayKeys {
   private ArrayKeys() {}

@@ -5,7 +5,7 @@ import dev.weir.agent.bootstrap.CallDepth;
 /**
  * Whether an object is an instance of a type named in a {@code Type+} pattern, for the code woven
  * into an implementation that such a type's subclasses inherit from a class that is not itself one
- * of them (SPEC "The config file", Patterns): a JDBC driver's {@code JDBC4PreparedStatement
+ * of them (docs/config-file.md, "Patterns"): a JDBC driver's {@code JDBC4PreparedStatement
  * implements PreparedStatement} inherits {@code executeUpdate()} from {@code
  * JDBC3PreparedStatement}, which is no {@code PreparedStatement}; that method is woven to charge a
  * call only when {@code this} is one.

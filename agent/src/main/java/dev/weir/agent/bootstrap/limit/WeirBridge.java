@@ -66,8 +66,8 @@ public final class WeirBridge {
   /**
    * {@link #enter(int)} for an implementation that instances of a {@code Type+} pattern's type
    * inherit from a class that is not one: the call is charged only when {@code self} is an instance
-   * of that type; otherwise it passes free, as a nested call does (SPEC "The config file",
-   * Patterns).
+   * of that type; otherwise it passes free, as a nested call does (docs/config-file.md,
+   * "Patterns").
    *
    * @param limiterId the id the agent bound into the woven method
    * @param self the receiver of the woven instance method
