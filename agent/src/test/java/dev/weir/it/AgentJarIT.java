@@ -58,7 +58,7 @@ class AgentJarIT {
         String name = e.nextElement().getName();
         if (name.endsWith(".class")) {
           boolean bootstrapTier =
-              name.matches("dev/weir/[A-Za-z$]+\\.class")
+              name.matches("dev/weir/[A-Za-z$-]+\\.class") // the API, its package-info too
                   || name.startsWith("dev/weir/agent/bootstrap/")
                   || name.startsWith("dev/weir/agent/shaded/org/HdrHistogram/")
                   || name.startsWith("dev/weir/agent/cli/")
