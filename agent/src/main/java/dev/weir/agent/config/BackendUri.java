@@ -38,54 +38,78 @@ public final class BackendUri {
    * @throws IllegalArgumentException naming the rule the text breaks (the caller adds the value)
    */
   public static BackendUri parse(String text) {
-    boolean tls;
-    String rest;
-    if (text.startsWith("redis://")) {
-      tls = false;
-      rest = text.substring("redis://".length());
-    } else if (text.startsWith("rediss://")) {
-      tls = true;
-      rest = text.substring("rediss://".length());
-    } else {
+    boolean tls = text.startsWith("rediss://");
+    if (!tls && !text.startsWith("redis://")) {
       throw new IllegalArgumentException("must be a redis:// or rediss:// URI");
     }
-    String user = null;
-    String password = null;
+    String rest = text.substring(tls ? "rediss://".length() : "redis://".length());
     int at = rest.lastIndexOf('@');
-    if (at >= 0) {
-      String userInfo = rest.substring(0, at);
-      rest = rest.substring(at + 1);
-      int colon = userInfo.indexOf(':');
-      user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
-      password = colon < 0 ? null : decode(userInfo.substring(colon + 1));
-      if (user.isEmpty()) {
-        user = null; // redis://:password@host: the default user
-      }
-    }
+    String userInfo = at < 0 ? null : rest.substring(0, at);
+    rest = rest.substring(at + 1);
     if (rest.indexOf('?') >= 0 || rest.indexOf('#') >= 0) {
       throw new IllegalArgumentException("must have no ?query or #fragment");
     }
     int slash = rest.indexOf('/');
     String authority = slash < 0 ? rest : rest.substring(0, slash);
-    String path = slash < 0 ? "" : rest.substring(slash);
+    int portColon = portColon(authority);
+    String host = host(authority, portColon);
+    int port = portColon < 0 ? 6379 : port(authority.substring(portColon + 1));
+    int database = database(slash < 0 ? "" : rest.substring(slash));
+    return new BackendUri(tls, user(userInfo), password(userInfo), host, port, database);
+  }
+
+  /** The user of {@code user:password} (decoded); null for none or the default user. */
+  private static String user(String userInfo) {
+    if (userInfo == null) {
+      return null;
+    }
+    int colon = userInfo.indexOf(':');
+    String user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
+    return user.isEmpty() ? null : user; // redis://:password@host: the default user
+  }
+
+  /** The password of {@code user:password} (decoded): all after the first ':'; null for none. */
+  private static String password(String userInfo) {
+    int colon = userInfo == null ? -1 : userInfo.indexOf(':');
+    return colon < 0 ? null : decode(userInfo.substring(colon + 1));
+  }
+
+  /**
+   * Where the port of {@code host[:port]} or {@code [ipv6][:port]} starts.
+   *
+   * @return the index of the ':' before the port; -1 for none
+   * @throws IllegalArgumentException for an IPv6 literal not closed, or followed by more than a
+   *     port
+   */
+  private static int portColon(String authority) {
+    if (!authority.startsWith("[")) {
+      return authority.lastIndexOf(':');
+    }
+    int close = authority.indexOf(']'); // an IPv6 literal
+    if (close < 0) {
+      throw new IllegalArgumentException("must close its IPv6 address with ]");
+    }
+    if (authority.startsWith(":", close + 1)) {
+      return close + 1;
+    }
+    if (close + 1 < authority.length()) {
+      throw new IllegalArgumentException("must have only :port after its IPv6 address");
+    }
+    return -1;
+  }
+
+  /**
+   * The host of {@code host[:port]}: a name or address of letters, digits, '.', '-' and '_', or the
+   * address inside an IPv6 literal's brackets.
+   *
+   * @throws IllegalArgumentException for a host with other characters, or none
+   */
+  private static String host(String authority, int portColon) {
     String host;
-    String portText = null;
-    if (authority.startsWith("[")) { // an IPv6 literal
-      int close = authority.indexOf(']');
-      if (close < 0) {
-        throw new IllegalArgumentException("must close its IPv6 address with ]");
-      }
-      host = authority.substring(1, close);
-      String after = authority.substring(close + 1);
-      if (after.startsWith(":")) {
-        portText = after.substring(1);
-      } else if (!after.isEmpty()) {
-        throw new IllegalArgumentException("must have only :port after its IPv6 address");
-      }
+    if (authority.startsWith("[")) {
+      host = authority.substring(1, authority.indexOf(']'));
     } else {
-      int colon = authority.lastIndexOf(':');
-      host = colon < 0 ? authority : authority.substring(0, colon);
-      portText = colon < 0 ? null : authority.substring(colon + 1);
+      host = portColon < 0 ? authority : authority.substring(0, portColon);
       if (!host.matches("[A-Za-z0-9._-]*")) {
         throw new IllegalArgumentException(
             "must name a host of letters, digits, '.', '-' and '_', as redis://host:6379");
@@ -94,21 +118,28 @@ public final class BackendUri {
     if (host.isEmpty()) {
       throw new IllegalArgumentException("must name a host, as redis://host:6379");
     }
-    int port = 6379;
-    if (portText != null) {
-      port = portText.matches("[0-9]{1,5}") ? Integer.parseInt(portText) : -1;
-      if (port < 1 || port > 65535) {
-        throw new IllegalArgumentException("must have a port from 1 to 65535");
-      }
+    return host;
+  }
+
+  /** A port as written after the ':'; 1..65535, else an {@link IllegalArgumentException}. */
+  private static int port(String text) {
+    int port = text.matches("[0-9]{1,5}") ? Integer.parseInt(text) : -1;
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("must have a port from 1 to 65535");
     }
-    int database = 0;
-    if (!path.isEmpty() && !path.equals("/")) {
-      database = path.matches("/[0-9]{1,9}") ? Integer.parseInt(path.substring(1)) : -1;
-      if (database < 0) {
-        throw new IllegalArgumentException("must have a database number >= 0 after the /");
-      }
+    return port;
+  }
+
+  /** The database of the path ({@code /2}); 0 for none, a negative one an exception. */
+  private static int database(String path) {
+    if (path.isEmpty() || path.equals("/")) {
+      return 0;
     }
-    return new BackendUri(tls, user, password, host, port, database);
+    int database = path.matches("/[0-9]{1,9}") ? Integer.parseInt(path.substring(1)) : -1;
+    if (database < 0) {
+      throw new IllegalArgumentException("must have a database number >= 0 after the /");
+    }
+    return database;
   }
 
   /** {@code %XX} escapes decoded as UTF-8; a {@code %} that starts none is kept as it is. */

@@ -1,11 +1,7 @@
 package dev.weir.agent.config;
 
-import dev.weir.agent.bootstrap.cluster.ClusterScope;
-import dev.weir.agent.bootstrap.core.Discipline;
-import dev.weir.agent.bootstrap.core.LimitRules;
 import dev.weir.agent.bootstrap.http.AddressBlock;
 import dev.weir.agent.bootstrap.http.HttpGate;
-import dev.weir.agent.bootstrap.http.PathPattern;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.FileInputStream;
@@ -13,35 +9,21 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.StringReader;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
-import org.snakeyaml.engine.v2.common.ScalarStyle;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
-import org.snakeyaml.engine.v2.nodes.NodeTuple;
-import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
-import org.snakeyaml.engine.v2.nodes.Tag;
-import org.snakeyaml.engine.v2.resolver.CoreScalarResolver;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
@@ -60,6 +42,10 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code true} or {@code false}
  * where a flag belongs, a string where a name or a pattern belongs. Not thread-safe; use one
  * instance per file.
+ *
+ * <p>This class reads the file-level settings; the typed values and the errors are {@link
+ * YamlFields}', {@code ${NAME}} is {@link Variables}', and each entry of {@code limits} is read by
+ * an {@link EntryReader}.
  */
 public final class ConfigFile {
   private static final List<String> TOP =
@@ -80,42 +66,19 @@ public final class ConfigFile {
           "answerLimitedMethods",
           "ipv6PrefixLength",
           "maxBlockedThreads");
-  private static final List<String> HTTP_ENTRY = Arrays.asList("paths", "methods");
-  private static final List<String> HTTP_METHODS =
-      Arrays.asList("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
-  private static final List<String> ENTRY =
-      Arrays.asList(
-          "name",
-          "methods",
-          "http",
-          "tokenBucket",
-          "leakyBucket",
-          "onLimit",
-          "maxWaitMillis",
-          "key",
-          "scope",
-          "onBackendFailure",
-          "dryRun");
-  private static final List<String> TOKEN_KEYS =
-      Arrays.asList("rate", "per", "capacity", "permits");
-  private static final List<String> LEAKY_KEYS = Arrays.asList("rate", "per", "capacity", "mode");
-
-  private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
-  private static final CoreScalarResolver TYPES = new CoreScalarResolver(false);
 
   private final String label;
 
   /** The variables for {@code ${NAME}}; null for the process's own. */
   private final Map<String, String> environment;
 
-  private final List<Problem> errors = new ArrayList<Problem>();
+  private final YamlFields fields;
   private final List<ConfigLimit> limits = new ArrayList<ConfigLimit>();
   private final List<String> warnings = new ArrayList<String>();
   private final List<AddressBlock> trustedProxies = new ArrayList<AddressBlock>();
   private final List<BackendUri> backends = new ArrayList<BackendUri>();
   private long backendTimeoutMillis = 100;
   private String backendKeyPrefix = "";
-  private boolean backendGiven;
   private BackendTls backendTls;
   private boolean backendAllowEviction;
   private int httpStatus = 429;
@@ -132,6 +95,7 @@ public final class ConfigFile {
   private ConfigFile(String label, Map<String, String> environment) {
     this.label = label;
     this.environment = environment;
+    this.fields = new YamlFields(label);
   }
 
   /**
@@ -159,8 +123,7 @@ public final class ConfigFile {
     try (Reader reader = new InputStreamReader(new FileInputStream(file), StandardCharsets.UTF_8)) {
       config.parse(reader);
     } catch (IOException e) {
-      config.errors.add(
-          new Problem(0, path + ": cannot read the config file (" + e.getMessage() + ")"));
+      config.fields.add(0, path + ": cannot read the config file (" + e.getMessage() + ")");
     }
     return config;
   }
@@ -198,13 +161,7 @@ public final class ConfigFile {
    * @return the errors, empty when the file is valid
    */
   public List<String> errors() {
-    List<Problem> byLine = new ArrayList<Problem>(errors);
-    Collections.sort(byLine); // stable: errors of one line keep their order
-    List<String> lines = new ArrayList<String>();
-    for (Problem problem : byLine) {
-      lines.add(problem.text);
-    }
-    return Collections.unmodifiableList(lines);
+    return fields.errors();
   }
 
   /**
@@ -324,19 +281,46 @@ public final class ConfigFile {
       parseOwn(reader);
     } catch (StackOverflowError deep) {
       // YAML nested thousands of levels deep: an invalid file, never a reason to start unlimited
-      errors.clear();
+      fields.clear();
       limits.clear();
-      errors.add(
-          new Problem(
-              0, label + ": not valid YAML: it nests too deeply to be read (thousands of levels)"));
+      fields.add(
+          0, label + ": not valid YAML: it nests too deeply to be read (thousands of levels)");
     } catch (RuntimeException unexpected) {
-      errors.clear();
+      fields.clear();
       limits.clear();
-      errors.add(new Problem(0, label + ": cannot be read: " + unexpected));
+      fields.add(0, label + ": cannot be read: " + unexpected);
     }
   }
 
   private void parseOwn(Reader reader) {
+    Node root = compose(reader);
+    if (root == null) {
+      return;
+    }
+    int before = fields.errorCount();
+    root = new Variables(fields, environment).substituted(root);
+    if (fields.errorCount() > before) {
+      return; // an unset variable: no value after it can be judged
+    }
+    Map<String, Node> top = fields.mapping(root, "the file", TOP);
+    if (top == null) {
+      return;
+    }
+    backendSettings(top);
+    Node http = top.get("http");
+    if (http != null) {
+      httpSettings(http);
+    }
+    limits(top.get("limits"), top.get("backend") != null);
+  }
+
+  /**
+   * The file's one YAML document, composed by the core schema.
+   *
+   * @return its root; null (with an error) when the text is not valid YAML or holds no value (a
+   *     file truncated or not yet written never means "no limits")
+   */
+  private Node compose(Reader reader) {
     Node root;
     try {
       LoadSettings settings =
@@ -345,43 +329,40 @@ public final class ConfigFile {
     } catch (MarkedYamlEngineException e) {
       Mark mark = e.getProblemMark().orElse(e.getContextMark().orElse(null));
       int line = mark == null ? 1 : mark.getLine() + 1;
-      errors.add(new Problem(line, label + ":" + line + ": not valid YAML: " + e.getProblem()));
-      return;
+      fields.add(line, label + ":" + line + ": not valid YAML: " + e.getProblem());
+      return null;
     } catch (YamlEngineException e) {
-      errors.add(new Problem(0, label + ": not valid YAML: " + e.getMessage()));
-      return;
+      fields.add(0, label + ": not valid YAML: " + e.getMessage());
+      return null;
     }
-    if (isNothing(root)) { // a file truncated or not yet written never means "no limits"
-      errors.add(
-          new Problem(
-              0,
-              label
-                  + (root == null
-                      ? ": the config file is empty (nothing but blanks and comments)"
-                      : ": the config file's one document is empty")
-                  + ": write `limits: []` to remove every limit"));
-      return;
+    if (YamlFields.isNothing(root)) {
+      fields.add(
+          0,
+          label
+              + (root == null
+                  ? ": the config file is empty (nothing but blanks and comments)"
+                  : ": the config file's one document is empty")
+              + ": write `limits: []` to remove every limit");
+      return null;
     }
-    int before = errors.size();
-    root = substituted(root, null);
-    if (errors.size() > before) {
-      return; // an unset variable: no value after it can be judged
-    }
-    Map<String, Node> top = mapping(root, "the file", TOP);
-    if (top == null) {
-      return;
-    }
+    return root;
+  }
+
+  /**
+   * The top-level settings of cluster scope: {@code backend}, {@code backendTimeoutMillis}, {@code
+   * backendKeyPrefix}, {@code backendTls} and {@code backendAllowEviction}.
+   */
+  private void backendSettings(Map<String, Node> top) {
     Node backend = top.get("backend");
-    backendGiven = backend != null;
     if (backend instanceof SequenceNode) {
       List<Node> items = ((SequenceNode) backend).getValue();
       if (items.isEmpty()) {
-        error(backend, "backend must name at least one redis:// URI, was an empty list");
+        fields.error(backend, "backend must name at least one redis:// URI, was an empty list");
       }
       for (int i = 0; i < items.size(); i++) {
         BackendUri uri = backendUri(items.get(i), "backend[" + i + "]");
         if (uri != null && uri.database() != 0) {
-          error(
+          fields.error(
               items.get(i),
               "backend["
                   + i
@@ -392,352 +373,70 @@ public final class ConfigFile {
     } else if (backend != null) {
       backendUri(backend, "backend");
     }
-    Long timeout = whole(top.get("backendTimeoutMillis"), "backendTimeoutMillis", 1);
+    Long timeout = fields.whole(top.get("backendTimeoutMillis"), "backendTimeoutMillis", 1);
     if (timeout != null) {
       backendTimeoutMillis = timeout;
     }
-    Node prefix = top.get("backendKeyPrefix");
-    String prefixText = prefix == null ? null : string(prefix, "backendKeyPrefix");
-    if (prefixText != null
-        && (prefixText.isEmpty()
-            || prefixText.indexOf('{') >= 0
-            || prefixText.indexOf('}') >= 0
-            || hasControlCharacter(prefixText)
-            || prefixText.indexOf(' ') >= 0)) {
-      error(
-          prefix,
-          "backendKeyPrefix must be a non-empty key prefix without spaces, braces or control"
-              + " characters (braces are Redis Cluster hash tags), was \""
-              + escaped(prefixText)
-              + "\"");
-    } else if (prefixText != null) {
-      backendKeyPrefix = prefixText;
-    }
+    backendKeyPrefix(top.get("backendKeyPrefix"));
     Node tls = top.get("backendTls");
     if (tls != null) {
       backendTls(tls);
     }
-    String allowEviction = flag(top.get("backendAllowEviction"), "backendAllowEviction");
+    String allowEviction = fields.flag(top.get("backendAllowEviction"), "backendAllowEviction");
     if (allowEviction != null) {
       backendAllowEviction = allowEviction.equals("true");
     }
-    Node http = top.get("http");
-    if (http != null) {
-      httpSettings(http);
+  }
+
+  /** The top-level {@code backendKeyPrefix}: one line, no spaces, no braces (hash tags). */
+  private void backendKeyPrefix(Node prefix) {
+    String prefixText = prefix == null ? null : fields.string(prefix, "backendKeyPrefix");
+    if (prefixText != null
+        && (prefixText.isEmpty()
+            || prefixText.indexOf('{') >= 0
+            || prefixText.indexOf('}') >= 0
+            || YamlFields.hasControlCharacter(prefixText)
+            || prefixText.indexOf(' ') >= 0)) {
+      fields.error(
+          prefix,
+          "backendKeyPrefix must be a non-empty key prefix without spaces, braces or control"
+              + " characters (braces are Redis Cluster hash tags), was \""
+              + YamlFields.escaped(prefixText)
+              + "\"");
+    } else if (prefixText != null) {
+      backendKeyPrefix = prefixText;
     }
-    Node list = top.get("limits");
-    if (isNothing(list)) {
+  }
+
+  /**
+   * The top-level {@code limits}: a list of entries, each read by an {@link EntryReader}; no list,
+   * or an empty one, is a warning (the file limits nothing).
+   */
+  private void limits(Node list, boolean backendGiven) {
+    if (YamlFields.isNothing(list)) {
       warnings.add(label + ": the config file has no limits: it limits nothing");
       return;
     }
     if (!(list instanceof SequenceNode)) {
-      error(list, "limits must be a list of limits, was " + kind(list));
+      fields.error(list, "limits must be a list of limits, was " + YamlFields.kind(list));
       return;
     }
-    Map<String, String> names = new HashMap<String, String>();
     List<Node> entries = ((SequenceNode) list).getValue();
     if (entries.isEmpty()) {
       warnings.add(label + ": the config file's list of limits is empty: it limits nothing");
     }
+    EntryReader reader = new EntryReader(fields, backendGiven);
     for (int i = 0; i < entries.size(); i++) {
-      entry(entries.get(i), "limits[" + i + "]", names);
-    }
-  }
-
-  private void entry(Node node, String path, Map<String, String> names) {
-    Map<String, Node> entry = mapping(node, path, ENTRY);
-    if (entry == null) {
-      return;
-    }
-    int errorsBefore = errors.size();
-    String name = null;
-    Node nameNode = entry.get("name");
-    if (nameNode == null) {
-      error(node, path + ".name is required");
-    } else {
-      name = string(nameNode, path + ".name");
-      if (name != null && name.trim().isEmpty()) {
-        error(nameNode, path + ".name must not be empty");
-        name = null;
-      } else if (name != null && hasControlCharacter(name)) {
-        error(
-            nameNode,
-            path
-                + ".name must be one line without control characters (it names the limit in"
-                + " logs and answers), was \""
-                + escaped(name)
-                + "\"");
-        name = null;
-      } else if (name != null && names.containsKey(name)) {
-        error(nameNode, path + ".name '" + name + "' is already used by " + names.get(name));
-      } else if (name != null) {
-        names.put(name, path);
+      ConfigLimit limit = reader.entry(entries.get(i), "limits[" + i + "]");
+      if (limit != null) {
+        limits.add(limit);
       }
     }
-    List<MethodPattern> patterns = new ArrayList<MethodPattern>();
-    Node methods = entry.get("methods");
-    if (methods instanceof SequenceNode) {
-      List<Node> items = ((SequenceNode) methods).getValue();
-      if (items.isEmpty()) {
-        error(methods, path + ".methods must name at least one method pattern, was an empty list");
-      }
-      for (int i = 0; i < items.size(); i++) {
-        pattern(items.get(i), path + ".methods[" + i + "]", patterns);
-      }
-    } else if (methods != null) {
-      pattern(methods, path + ".methods", patterns);
-    }
-    Node token = entry.get("tokenBucket");
-    Node leaky = entry.get("leakyBucket");
-    if ((token == null) == (leaky == null)) {
-      error(node, path + " must have exactly one of tokenBucket and leakyBucket");
-      return;
-    }
-    String bucketPath = path + (token != null ? ".tokenBucket" : ".leakyBucket");
-    Map<String, Node> bucket =
-        mapping(token != null ? token : leaky, bucketPath, token != null ? TOKEN_KEYS : LEAKY_KEYS);
-    if (bucket == null) {
-      return;
-    }
-    Discipline discipline = Discipline.TOKEN_BUCKET;
-    if (leaky != null) {
-      String mode = choice(bucket.get("mode"), bucketPath + ".mode", "SHAPING", "POLICING");
-      discipline = "POLICING".equals(mode) ? Discipline.POLICING : Discipline.SHAPING;
-    }
-    LimitSpec.Builder spec = LimitSpec.builder(discipline);
-    if (name != null) {
-      spec.name(name);
-    }
-    Node rate = bucket.get("rate");
-    Double value = null;
-    if (rate == null) {
-      error(token != null ? token : leaky, bucketPath + ".rate is required");
-    } else {
-      value = number(rate, bucketPath + ".rate");
-    }
-    String per =
-        choice(
-            bucket.get("per"),
-            bucketPath + ".per",
-            "NANOSECONDS",
-            "MICROSECONDS",
-            "MILLISECONDS",
-            "SECONDS",
-            "MINUTES",
-            "HOURS",
-            "DAYS");
-    TimeUnit unit = per == null ? null : TimeUnit.valueOf(per);
-    if (unit != null) {
-      spec.per(unit);
-    }
-    Double rateValue = null;
-    String broken = value == null ? null : LimitRules.rate(value, unit, text(rate));
-    if (broken != null) {
-      error(rate, bucketPath + ".rate " + broken);
-    } else if (value != null) {
-      rateValue = value;
-      spec.rate(value);
-    }
-    Node capacityNode = bucket.get("capacity");
-    Long capacity = rule(capacityNode, bucketPath + ".capacity", 0);
-    if (capacity != null) {
-      broken = LimitRules.definedCapacity(capacity, text(capacityNode));
-      if (broken != null) {
-        error(capacityNode, bucketPath + ".capacity " + broken);
-        capacity = null;
-      } else {
-        spec.capacity(capacity);
-      }
-    }
-    Node permitsNode = bucket.get("permits");
-    Long permits = rule(permitsNode, bucketPath + ".permits", 1);
-    if (permits != null) {
-      long effective =
-          capacity != null && capacity > 0
-              ? capacity
-              : rateValue != null ? LimitSpec.defaultCapacity(rateValue) : Long.MAX_VALUE;
-      broken = LimitRules.permits(permits, effective, false, text(permitsNode));
-      if (broken != null) {
-        error(permitsNode, bucketPath + ".permits " + broken);
-      } else {
-        spec.permits(permits.intValue());
-      }
-    }
-    String onLimit = choice(entry.get("onLimit"), path + ".onLimit", "REJECT", "WAIT");
-    spec.waitOnLimit("WAIT".equals(onLimit));
-    Node maxWaitNode = entry.get("maxWaitMillis");
-    Long maxWait = rule(maxWaitNode, path + ".maxWaitMillis", 0);
-    String waitBroken =
-        maxWait == null ? null : LimitRules.maxWaitMillis(maxWait, text(maxWaitNode));
-    if (waitBroken != null) {
-      error(maxWaitNode, path + ".maxWaitMillis " + waitBroken);
-    } else if (maxWait != null) {
-      spec.maxWaitMillis(maxWait);
-    }
-    Node key = entry.get("key");
-    Node http = entry.get("http");
-    List<PathPattern> paths = new ArrayList<PathPattern>();
-    List<String> httpMethods = new ArrayList<String>();
-    String httpKey = null;
-    if (http != null) {
-      if (methods != null) {
-        error(http, path + " must have at most one of methods and http");
-      }
-      httpEntry(http, path + ".http", paths, httpMethods);
-      httpKey = httpKey(key, path + ".key");
-      key = null;
-    } else if (key instanceof ScalarNode
-        && Tag.STR.equals(((ScalarNode) key).getTag())
-        && !((ScalarNode) key).getValue().matches("[-+]?[0-9]+")) { // "0": the quoted-number rule
-      error(
-          key,
-          path
-              + ".key of a methods entry must be a parameter index, 0..254, was '"
-              + ((ScalarNode) key).getValue()
-              + "' (client, user, header:, param: and cookie: keys are for http entries)");
-      key = null;
-    }
-    Long keyIndex = whole(key, path + ".key", 0);
-    if (keyIndex != null && keyIndex > 254) {
-      error(key, path + ".key must be a parameter index, 0..254, was " + text(key));
-      keyIndex = null;
-    } else if (keyIndex != null && methods == null) {
-      error(
-          key,
-          path
-              + ".key needs methods: an entry without methods overrides an annotated limiter,"
-              + " which keeps its own @LimitKey, was "
-              + text(key));
-    }
-    String scope = choice(entry.get("scope"), path + ".scope", "local", "cluster");
-    Node onFailure = entry.get("onBackendFailure");
-    String failure = choice(onFailure, path + ".onBackendFailure", "local", "allow", "reject");
-    if (failure != null && !"cluster".equals(scope)) {
-      error(
-          onFailure,
-          path
-              + ".onBackendFailure is for scope: cluster limits (a local limit has no backend to"
-              + " fail), was "
-              + failure);
-    }
-    ClusterScope.OnFailure onBackendFailure = null;
-    if ("cluster".equals(scope)) {
-      onBackendFailure =
-          failure == null
-              ? ClusterScope.OnFailure.LOCAL
-              : ClusterScope.OnFailure.valueOf(failure.toUpperCase(Locale.ROOT));
-      if (!backendGiven) {
-        error(
-            entry.get("scope"),
-            path
-                + ".scope cluster needs a top-level backend (backend: redis://HOST:PORT), and"
-                + " the file has none");
-      }
-      if (errors.size() == errorsBefore) {
-        String problem = spec.build().clusterProblem();
-        if (problem != null) {
-          error(entry.get("scope"), path + ".scope cluster cannot hold this limit: " + problem);
-        }
-      }
-    }
-    String dryRun = flag(entry.get("dryRun"), path + ".dryRun");
-    if (errors.size() == errorsBefore && name != null) {
-      limits.add(
-          new ConfigLimit(
-              name,
-              patterns,
-              spec.build(),
-              keyIndex == null ? -1 : keyIndex.intValue(),
-              "true".equals(dryRun),
-              label + ":" + line(node),
-              paths,
-              httpMethods,
-              httpKey,
-              onBackendFailure));
-    }
-  }
-
-  /**
-   * Where a value is, as messages name it ({@code limits[3].tokenBucket.rate}), written out only
-   * for a message: a file of ten thousand entries builds no path for each of its values.
-   */
-  private static final class Where {
-    private final Where parent;
-    private final String key;
-    private final int index;
-
-    Where(Where parent, String key, int index) {
-      this.parent = parent;
-      this.key = key;
-      this.index = index;
-    }
-
-    @Override
-    public String toString() {
-      String above = parent == null ? "" : parent.toString();
-      return key == null ? above + "[" + index + "]" : above.isEmpty() ? key : above + "." + key;
-    }
-  }
-
-  /**
-   * The tree with {@code ${NAME}} in every value replaced by the environment variable NAME (so a
-   * password need not be written in the file); a plain value is typed again after the replacement
-   * ({@code rate: ${RATE}} is a number), a quoted one stays a string. An unset variable is an
-   * error.
-   */
-  private Node substituted(Node node, Where path) {
-    if (node instanceof MappingNode) {
-      List<NodeTuple> tuples = ((MappingNode) node).getValue();
-      for (int i = 0; i < tuples.size(); i++) {
-        NodeTuple tuple = tuples.get(i);
-        Node key = tuple.getKeyNode();
-        String name = key instanceof ScalarNode ? ((ScalarNode) key).getValue() : "?";
-        Node value = substituted(tuple.getValueNode(), new Where(path, name, -1));
-        if (value != tuple.getValueNode()) {
-          tuples.set(i, new NodeTuple(key, value));
-        }
-      }
-    } else if (node instanceof SequenceNode) {
-      List<Node> items = ((SequenceNode) node).getValue();
-      for (int i = 0; i < items.size(); i++) {
-        Node item = substituted(items.get(i), new Where(path, null, i));
-        if (item != items.get(i)) {
-          items.set(i, item);
-        }
-      }
-    } else if (node instanceof ScalarNode && ((ScalarNode) node).getValue().contains("${")) {
-      ScalarNode scalar = (ScalarNode) node;
-      Matcher m = VARIABLE.matcher(scalar.getValue());
-      StringBuffer value = new StringBuffer();
-      while (m.find()) {
-        String variable =
-            environment != null ? environment.get(m.group(1)) : System.getenv(m.group(1));
-        if (variable == null) {
-          error(
-              node,
-              (path == null ? "" : path.toString())
-                  + " uses ${"
-                  + m.group(1)
-                  + "}, which is not set in the environment");
-          return node;
-        }
-        m.appendReplacement(value, Matcher.quoteReplacement(variable));
-      }
-      m.appendTail(value);
-      String text = value.toString();
-      Tag tag =
-          scalar.getScalarStyle() == ScalarStyle.PLAIN
-              ? TYPES.resolve(text, true)
-              : scalar.getTag();
-      return new ScalarNode(
-          tag, true, text, scalar.getScalarStyle(), scalar.getStartMark(), scalar.getEndMark());
-    }
-    return node;
   }
 
   /** A backend URI; null (with an error) if it is not one. */
   private BackendUri backendUri(Node node, String path) {
-    String text = string(node, path);
+    String text = fields.string(node, path);
     if (text == null) {
       return null;
     }
@@ -746,7 +445,7 @@ public final class ConfigFile {
       backends.add(uri);
       return uri;
     } catch (IllegalArgumentException e) {
-      error(node, path + " " + e.getMessage() + ", was '" + hidePassword(text) + "'");
+      fields.error(node, path + " " + e.getMessage() + ", was '" + hidePassword(text) + "'");
       return null;
     }
   }
@@ -757,13 +456,13 @@ public final class ConfigFile {
    * now; only for {@code rediss://} backends.
    */
   private void backendTls(Node node) {
-    Map<String, Node> files = mapping(node, "backendTls", TLS_KEYS);
+    Map<String, Node> files = fields.mapping(node, "backendTls", TLS_KEYS);
     if (files == null) {
       return;
     }
     for (BackendUri uri : backends) {
       if (!uri.tls()) {
-        error(
+        fields.error(
             node,
             "backendTls is for rediss:// backends (TLS), and backend "
                 + uri
@@ -771,7 +470,7 @@ public final class ConfigFile {
         return;
       }
     }
-    int before = errors.size();
+    int before = fields.errorCount();
     List<BackendTls.Pem> read = new ArrayList<BackendTls.Pem>();
     BackendTls.Pem ca = pem(files.get("caCertificate"), "backendTls.caCertificate", read);
     BackendTls.Pem certificate = pem(files.get("certificate"), "backendTls.certificate", read);
@@ -782,23 +481,23 @@ public final class ConfigFile {
     try {
       authorities = ca == null ? null : BackendTls.certificates(ca);
     } catch (IllegalArgumentException e) {
-      error(files.get("caCertificate"), "backendTls.caCertificate " + e.getMessage());
+      fields.error(files.get("caCertificate"), "backendTls.caCertificate " + e.getMessage());
     }
     try {
       chain = certificate == null ? null : BackendTls.certificates(certificate);
     } catch (IllegalArgumentException e) {
-      error(files.get("certificate"), "backendTls.certificate " + e.getMessage());
+      fields.error(files.get("certificate"), "backendTls.certificate " + e.getMessage());
     }
     try {
       privateKey = key == null ? null : BackendTls.privateKey(key);
     } catch (IllegalArgumentException e) {
-      error(files.get("privateKey"), "backendTls.privateKey " + e.getMessage());
+      fields.error(files.get("privateKey"), "backendTls.privateKey " + e.getMessage());
     }
-    if (errors.size() > before) {
+    if (fields.errorCount() > before) {
       return;
     }
     if (files.containsKey("certificate") != files.containsKey("privateKey")) {
-      error(
+      fields.error(
           node,
           "backendTls.certificate and backendTls.privateKey go together (a client certificate and"
               + " its key), was only "
@@ -808,7 +507,7 @@ public final class ConfigFile {
     try {
       backendTls = BackendTls.of(authorities, chain, privateKey, read);
     } catch (IllegalArgumentException e) {
-      error(
+      fields.error(
           files.get("privateKey"),
           "backendTls." + e.getMessage() + " (" + key.file + ", " + certificate.file + ")");
     }
@@ -819,7 +518,7 @@ public final class ConfigFile {
     if (node == null) {
       return null;
     }
-    String text = string(node, path);
+    String text = fields.string(node, path);
     if (text == null) {
       return null;
     }
@@ -833,7 +532,7 @@ public final class ConfigFile {
       read.add(pem);
       return pem;
     } catch (IllegalArgumentException e) {
-      error(node, path + " " + e.getMessage() + ", was '" + text + "'");
+      fields.error(node, path + " " + e.getMessage() + ", was '" + text + "'");
       return null;
     }
   }
@@ -856,7 +555,7 @@ public final class ConfigFile {
    * answerLimitedMethods} and {@code ipv6PrefixLength}.
    */
   private void httpSettings(Node node) {
-    Map<String, Node> settings = mapping(node, "http", HTTP_SETTINGS);
+    Map<String, Node> settings = fields.mapping(node, "http", HTTP_SETTINGS);
     if (settings == null) {
       return;
     }
@@ -864,416 +563,48 @@ public final class ConfigFile {
     if (proxies instanceof SequenceNode) {
       List<Node> items = ((SequenceNode) proxies).getValue();
       for (int i = 0; i < items.size(); i++) {
-        String text = string(items.get(i), "http.trustedProxies[" + i + "]");
+        String text = fields.string(items.get(i), "http.trustedProxies[" + i + "]");
         if (text != null) {
           try {
             trustedProxies.add(AddressBlock.parse(text.trim()));
           } catch (IllegalArgumentException e) {
-            error(
+            fields.error(
                 items.get(i),
                 "http.trustedProxies[" + i + "] " + e.getMessage() + ", was '" + text + "'");
           }
         }
       }
     } else if (proxies != null) {
-      error(
+      fields.error(
           proxies,
-          "http.trustedProxies must be a list of addresses and CIDR blocks, was " + kind(proxies));
+          "http.trustedProxies must be a list of addresses and CIDR blocks, was "
+              + YamlFields.kind(proxies));
     }
-    Long status = whole(settings.get("status"), "http.status", 0);
+    Long status = fields.whole(settings.get("status"), "http.status", 0);
     if (status != null && (status < 400 || status > 599)) {
-      error(settings.get("status"), "http.status must be from 400 to 599, was " + status);
+      fields.error(settings.get("status"), "http.status must be from 400 to 599, was " + status);
     } else if (status != null) {
       httpStatus = status.intValue();
     }
-    String answer = flag(settings.get("answerLimitedMethods"), "http.answerLimitedMethods");
+    String answer = fields.flag(settings.get("answerLimitedMethods"), "http.answerLimitedMethods");
     if (answer != null) {
       answerLimitedMethods = answer.equals("true");
     }
-    Long prefix = whole(settings.get("ipv6PrefixLength"), "http.ipv6PrefixLength", 1);
+    Long prefix = fields.whole(settings.get("ipv6PrefixLength"), "http.ipv6PrefixLength", 1);
     if (prefix != null && prefix > 128) {
-      error(
+      fields.error(
           settings.get("ipv6PrefixLength"),
           "http.ipv6PrefixLength must be from 1 to 128 (bits of an IPv6 address), was " + prefix);
     } else if (prefix != null) {
       ipv6PrefixLength = prefix.intValue();
     }
-    Long blocked = whole(settings.get("maxBlockedThreads"), "http.maxBlockedThreads", 0);
+    Long blocked = fields.whole(settings.get("maxBlockedThreads"), "http.maxBlockedThreads", 0);
     if (blocked != null && blocked > Integer.MAX_VALUE) {
-      error(
+      fields.error(
           settings.get("maxBlockedThreads"),
           "http.maxBlockedThreads must be at most " + Integer.MAX_VALUE + ", was " + blocked);
     } else if (blocked != null) {
       maxBlockedThreads = blocked.intValue();
     }
-  }
-
-  /** An entry's {@code http}: {@code paths} (required) and {@code methods}. */
-  private void httpEntry(Node node, String path, List<PathPattern> patterns, List<String> verbs) {
-    Map<String, Node> http = mapping(node, path, HTTP_ENTRY);
-    if (http == null) {
-      return;
-    }
-    Node paths = http.get("paths");
-    if (paths == null) {
-      error(node, path + ".paths is required: the request paths this limit applies to");
-    } else if (paths instanceof SequenceNode) {
-      List<Node> items = ((SequenceNode) paths).getValue();
-      if (items.isEmpty()) {
-        error(paths, path + ".paths must name at least one path pattern, was an empty list");
-      }
-      for (int i = 0; i < items.size(); i++) {
-        pathPattern(items.get(i), path + ".paths[" + i + "]", patterns);
-      }
-    } else {
-      pathPattern(paths, path + ".paths", patterns);
-    }
-    Node methods = http.get("methods");
-    if (methods instanceof SequenceNode) {
-      List<Node> items = ((SequenceNode) methods).getValue();
-      if (items.isEmpty()) {
-        error(
-            methods,
-            path
-                + ".methods must name at least one HTTP method, was an empty list (leave it out"
-                + " for all)");
-      }
-      for (int i = 0; i < items.size(); i++) {
-        httpMethod(items.get(i), path + ".methods[" + i + "]", verbs);
-      }
-    } else if (methods != null) {
-      httpMethod(methods, path + ".methods", verbs);
-    }
-  }
-
-  private void pathPattern(Node node, String path, List<PathPattern> patterns) {
-    String text = string(node, path);
-    if (text != null) {
-      try {
-        patterns.add(PathPattern.parse(text));
-      } catch (IllegalArgumentException e) {
-        error(node, path + " " + e.getMessage() + ", was '" + text + "'");
-      }
-    }
-  }
-
-  private void httpMethod(Node node, String path, List<String> verbs) {
-    String text = string(node, path);
-    if (text != null && !HTTP_METHODS.contains(text)) {
-      error(
-          node,
-          path + " must be an HTTP method (" + String.join(", ", HTTP_METHODS) + "), was " + text);
-    } else if (text != null && !verbs.contains(text)) {
-      verbs.add(text);
-    }
-  }
-
-  /** The key of an {@code http} entry: client, user, header:NAME, param:NAME or cookie:NAME. */
-  private String httpKey(Node node, String path) {
-    if (node == null) {
-      return null;
-    }
-    String rule =
-        " of an http entry must be client, user, header:NAME, param:NAME or cookie:NAME, was ";
-    if (!(node instanceof ScalarNode) || !Tag.STR.equals(((ScalarNode) node).getTag())) {
-      error(node, path + rule + shown(node) + " (a parameter index is for methods entries)");
-      return null;
-    }
-    String text = ((ScalarNode) node).getValue();
-    int colon = text.indexOf(':');
-    String kind = colon < 0 ? text : text.substring(0, colon);
-    String name = colon < 0 ? null : text.substring(colon + 1).trim();
-    boolean valid =
-        colon < 0
-            ? kind.equals("client") || kind.equals("user")
-            : (kind.equals("header") || kind.equals("param") || kind.equals("cookie"))
-                && !name.isEmpty();
-    if (!valid) {
-      error(node, path + rule + "'" + text + "'");
-      return null;
-    }
-    return colon < 0 ? kind : kind + ":" + name;
-  }
-
-  private void pattern(Node node, String path, List<MethodPattern> patterns) {
-    String text = string(node, path);
-    if (text == null) {
-      return;
-    }
-    try {
-      patterns.add(MethodPattern.parse(text));
-    } catch (IllegalArgumentException e) {
-      error(node, path + " " + e.getMessage() + ", was '" + text + "'");
-    }
-  }
-
-  /** A mapping's entries by key, each key checked against {@code known}; null if not a mapping. */
-  private Map<String, Node> mapping(Node node, String path, List<String> known) {
-    if (!(node instanceof MappingNode)) {
-      error(
-          node,
-          path + " must be a map of keys (" + String.join(", ", known) + "), was " + kind(node));
-      return null;
-    }
-    Map<String, Node> values = new LinkedHashMap<String, Node>();
-    for (NodeTuple tuple : ((MappingNode) node).getValue()) {
-      Node keyNode = tuple.getKeyNode();
-      String key = keyNode instanceof ScalarNode ? ((ScalarNode) keyNode).getValue() : null;
-      String where = path.equals("the file") ? "" : path + ".";
-      if (key == null || !known.contains(key)) {
-        error(
-            keyNode,
-            where
-                + (key == null ? "a key" : key)
-                + " is not a known key (known: "
-                + String.join(", ", known)
-                + ")");
-      } else if (values.containsKey(key)) {
-        error(keyNode, where + key + " is given twice");
-      } else {
-        values.put(key, tuple.getValueNode());
-      }
-    }
-    return values;
-  }
-
-  private String scalar(Node node, String path) {
-    if (!(node instanceof ScalarNode)) {
-      error(node, path + " must be a single value, was " + kind(node));
-      return null;
-    }
-    return ((ScalarNode) node).getValue();
-  }
-
-  /** A string that names a thing (a name, a pattern, a URI); a number or a flag is refused. */
-  private String string(Node node, String path) {
-    String value = scalar(node, path);
-    if (value != null && !Tag.STR.equals(((ScalarNode) node).getTag())) {
-      error(node, path + " must be a string, was " + shown(node) + " (quote it to use it as text)");
-      return null;
-    }
-    return value;
-  }
-
-  /** {@code true} or {@code false}, as YAML writes them; a quoted one is a string. */
-  private String flag(Node node, String path) {
-    if (node == null) {
-      return null;
-    }
-    String value = scalar(node, path);
-    if (value == null) {
-      return null;
-    }
-    if (!Tag.BOOL.equals(((ScalarNode) node).getTag())) {
-      error(node, path + " must be one of true, false, was " + shown(node));
-      return null;
-    }
-    return value.toLowerCase(Locale.ROOT);
-  }
-
-  private String choice(Node node, String path, String... allowed) {
-    if (node == null) {
-      return null;
-    }
-    String value = scalar(node, path);
-    if (value == null) {
-      return null;
-    }
-    if (!Tag.STR.equals(((ScalarNode) node).getTag())) {
-      error(node, path + " must be one of " + String.join(", ", allowed) + ", was " + shown(node));
-      return null;
-    }
-    for (String option : allowed) {
-      if (option.equals(value) || option.equals(value.toUpperCase(Locale.ROOT))) {
-        return option;
-      }
-    }
-    error(node, path + " must be one of " + String.join(", ", allowed) + ", was " + value);
-    return null;
-  }
-
-  /** A number: an int or a float of the core schema, never a string that reads as one. */
-  private Double number(Node node, String path) {
-    String value = scalar(node, path);
-    if (value == null) {
-      return null;
-    }
-    Tag tag = ((ScalarNode) node).getTag();
-    if (Tag.INT.equals(tag)) {
-      BigInteger whole = coreInt(value);
-      if (whole != null) {
-        return whole.doubleValue();
-      }
-    } else if (Tag.FLOAT.equals(tag)) {
-      String v = value.toLowerCase(Locale.ROOT);
-      if (v.endsWith(".inf")) {
-        return v.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-      }
-      if (v.equals(".nan")) {
-        return Double.NaN;
-      }
-      try {
-        return Double.valueOf(value);
-      } catch (NumberFormatException e) {
-        // not reached: the schema matched it as a float
-      }
-    }
-    error(node, path + " must be a number, was " + shown(node));
-    return null;
-  }
-
-  /**
-   * A whole number whose range a rule of {@link LimitRules} checks: an int of the core schema, of
-   * any sign; not one says {@code must be a whole number >= typeMin}.
-   */
-  private Long rule(Node node, String path, long typeMin) {
-    return whole(node, path, typeMin, false);
-  }
-
-  /** A whole number: an int of the core schema ({@code 12}, {@code 0x1F}, {@code 0o17}). */
-  private Long whole(Node node, String path, long min) {
-    return whole(node, path, min, true);
-  }
-
-  private Long whole(Node node, String path, long min, boolean checkMin) {
-    if (node == null) {
-      return null;
-    }
-    String value = scalar(node, path);
-    if (value == null) {
-      return null;
-    }
-    BigInteger parsed = Tag.INT.equals(((ScalarNode) node).getTag()) ? coreInt(value) : null;
-    if (parsed == null) {
-      error(node, path + " must be a whole number >= " + min + ", was " + shown(node));
-      return null;
-    }
-    if (checkMin && parsed.compareTo(BigInteger.valueOf(min)) < 0) {
-      error(node, path + " must be >= " + min + ", was " + value);
-      return null;
-    }
-    if (!checkMin && parsed.signum() < 0 && parsed.bitLength() > 63) {
-      return Long.MIN_VALUE; // below every rule's range: the rule names the value as written
-    }
-    if (parsed.bitLength() > 63) {
-      error(node, path + " must be at most " + Long.MAX_VALUE + ", was " + value);
-      return null;
-    }
-    return parsed.longValue();
-  }
-
-  /** An int of the YAML 1.2 core schema: decimal with an optional sign, 0o octal, 0x hex. */
-  private static BigInteger coreInt(String value) {
-    try {
-      if (value.startsWith("0x")) {
-        return new BigInteger(value.substring(2), 16);
-      }
-      if (value.startsWith("0o")) {
-        return new BigInteger(value.substring(2), 8);
-      }
-      return new BigInteger(value.startsWith("+") ? value.substring(1) : value);
-    } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  /** Whether a value is absent or YAML's null ({@code ~}, {@code null}, or nothing at all). */
-  private static boolean isNothing(Node node) {
-    return node == null || node instanceof ScalarNode && Tag.NULL.equals(node.getTag());
-  }
-
-  /** A scalar as written, saying when quotes or a tag made a number or a flag a string. */
-  private static boolean hasControlCharacter(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Text with its control characters written as escapes, so a message stays one line. */
-  private static String escaped(String text) {
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '\n') {
-        b.append("\\n");
-      } else if (c == '\r') {
-        b.append("\\r");
-      } else if (c == '\t') {
-        b.append("\\t");
-      } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-        b.append(String.format("\\u%04x", (int) c));
-      } else {
-        b.append(c);
-      }
-    }
-    return b.toString();
-  }
-
-  private static String shown(Node node) {
-    if (!(node instanceof ScalarNode)) {
-      return kind(node);
-    }
-    ScalarNode scalar = (ScalarNode) node;
-    if (scalar.getScalarStyle() == ScalarStyle.DOUBLE_QUOTED
-        || scalar.getScalarStyle() == ScalarStyle.SINGLE_QUOTED) {
-      return "\"" + scalar.getValue() + "\" (quoted, so a string)";
-    }
-    if (Tag.STR.equals(scalar.getTag())
-        && (CoreScalarResolver.INT.matcher(scalar.getValue()).matches()
-            || CoreScalarResolver.FLOAT.matcher(scalar.getValue()).matches()
-            || CoreScalarResolver.BOOL.matcher(scalar.getValue()).matches())) {
-      return scalar.getValue() + " (tagged a string)";
-    }
-    if (Tag.NULL.equals(scalar.getTag())) {
-      return "nothing";
-    }
-    return scalar.getValue();
-  }
-
-  private static String text(Node node) {
-    return node instanceof ScalarNode ? ((ScalarNode) node).getValue() : kind(node);
-  }
-
-  private static String kind(Node node) {
-    if (node instanceof MappingNode) {
-      return "a map";
-    }
-    if (node instanceof SequenceNode) {
-      return "a list";
-    }
-    return "'" + text(node) + "'";
-  }
-
-  private void error(Node node, String message) {
-    int line = line(node);
-    errors.add(new Problem(line, label + ":" + line + ": " + message));
-  }
-
-  /** One error and the line it is on, for sorting. */
-  private static final class Problem implements Comparable<Problem> {
-    final int line;
-    final String text;
-
-    Problem(int line, String text) {
-      this.line = line;
-      this.text = text;
-    }
-
-    @Override
-    public int compareTo(Problem other) {
-      return Integer.compare(line, other.line);
-    }
-  }
-
-  private static int line(Node node) {
-    if (node == null) {
-      return 1;
-    }
-    Optional<Mark> mark = node.getStartMark(); // no lambdas: this runs in premain
-    return mark.isPresent() ? mark.get().getLine() + 1 : 1;
   }
 }
