@@ -2,12 +2,9 @@ package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.core.NanoClock;
-import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.bootstrap.limit.RefusedLimiter;
-import dev.weir.agent.config.LimitSpec;
 import dev.weir.agent.control.KeyTypes;
-import dev.weir.agent.control.Limiters;
 import dev.weir.agent.weave.ClassModel.MethodModel;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,16 +14,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
 
 /**
- * Weaves a {@link LimitPrologue} into every method of a type that carries {@code @TokenBucket} or
- * {@code @LeakyBucket}, or that a config pattern names: reads the annotation from the class file's
- * {@link ClassModel} (no application class is loaded), completes it with the annotation type's
- * defaults, validates it with its {@code @LimitKey} and fallback, registers the limiter, and binds
- * its id and name into the prologue.
+ * Plans the {@link LimitPrologue} of every method of a type that carries {@code @TokenBucket} or
+ * {@code @LeakyBucket}, or that a config pattern names, from the class file's {@link ClassModel}
+ * (no application class is loaded): which methods are limited, by which limiter, and what the
+ * weaving does to the class's shape (a moved body, an added override, a method that fails closed).
+ * A config entry's methods are bound here; an annotated method is bound by {@link
+ * AnnotationBinder}, which reads and checks the annotation.
  *
  * <p>An invalid annotation is woven too, bound to a {@link RefusedLimiter}: every call then throws
  * {@link IllegalStateException} with the message logged here, naming class, method, attribute and
@@ -36,33 +33,14 @@ import net.bytebuddy.jar.asm.Type;
  * <p>Thread-safe: registration is synchronized in {@link LimiterRegistry}.
  */
 final class LimitWeaver {
-  private final NanoClock clock;
+  /** Binds annotated methods to their limiters, and notes which of them are keyed. */
+  private final AnnotationBinder annotations;
 
   /** The config file's limits: replaced by a reload. */
   private volatile ConfigLimits config;
 
-  /**
-   * For each limiter id: the limiter, and "keyed ORIGIN" or "single ORIGIN" of the first method
-   * bound to it. The limiter is kept beside the note because ids are reused: a redeploy may bind a
-   * new limiter to a freed id before {@link #forget} hears of the old one, and must not be judged
-   * by the old one's methods.
-   */
-  private final ConcurrentHashMap<Integer, Noted> keyedByLimiter =
-      new ConcurrentHashMap<Integer, Noted>();
-
-  /** Whether the first method bound to a limiter is keyed, and which method that was. */
-  private static final class Noted {
-    final Limiter limiter;
-    final String mine;
-
-    Noted(Limiter limiter, String mine) {
-      this.limiter = limiter;
-      this.mine = mine;
-    }
-  }
-
   LimitWeaver(NanoClock clock, ConfigLimits config) {
-    this.clock = clock;
+    this.annotations = new AnnotationBinder(clock);
     this.config = config;
   }
 
@@ -83,12 +61,7 @@ final class LimitWeaver {
    * @param limiterIds the ids freed
    */
   void forget(Set<Integer> limiterIds) {
-    for (Integer id : limiterIds) {
-      Noted noted = keyedByLimiter.get(id);
-      if (noted != null && !LimiterRegistry.isOriginal(id, noted.limiter)) {
-        keyedByLimiter.remove(id, noted); // a limiter bound since then keeps its note
-      }
-    }
+    annotations.forget(limiterIds);
   }
 
   /**
@@ -234,8 +207,8 @@ final class LimitWeaver {
       if (cannotWrap != null) {
         plan.failClosed(method.key(), origin, cannotWrap);
       }
-      Binding binding =
-          weave(plan, type, method, origin, bind(type, method, origin, defaultName, loader));
+      Binding bound = annotations.bind(type, method, origin, defaultName, config, loader);
+      Binding binding = weave(plan, type, method, origin, bound);
       plan.covers(method.key(), binding.id, origin);
     }
   }
@@ -316,7 +289,7 @@ final class LimitWeaver {
       KeyTypes.Verdict verdict = KeyTypes.judge(keyType, loader);
       if (verdict == KeyTypes.Verdict.IDENTITY) {
         binding =
-            refuse(
+            Binding.refuse(
                 entry.name,
                 origin,
                 entry.origin
@@ -330,7 +303,7 @@ final class LimitWeaver {
                     + KeyTypes.identityProblem(keyType),
                 loader);
       } else if (verdict == KeyTypes.Verdict.AT_RUN_TIME) {
-        keyedAtRunTime(entry.id, entry.keyIndex, keyType, origin);
+        binding.keyedAtRunTime(entry.keyIndex, keyType, origin);
       }
     }
     return binding;
@@ -519,9 +492,9 @@ final class LimitWeaver {
     if (binding.id >= 0
         && !binding.outermostOnly // config patterns may mix methods with and without the key
         && !(LimiterRegistry.limiter(binding.id) instanceof RefusedLimiter)) {
-      String conflict = keyedness(binding, origin);
+      String conflict = annotations.keyedness(binding, origin);
       if (conflict != null) {
-        binding = refuse(binding.name, origin, conflict, plan.loader);
+        binding = Binding.refuse(binding.name, origin, conflict, plan.loader);
       }
     }
     plan.prologues.put(method.key(), prologue(type, method, binding));
@@ -542,219 +515,6 @@ final class LimitWeaver {
         binding.fallbackTakesException,
         binding.outermostOnly,
         binding.outermostOnly ? binding.onlyForInstancesOf : null);
-  }
-
-  /**
-   * Records whether the methods of a limiter are keyed, and refuses a method that disagrees with
-   * the first: a name shared by a per-key method and a one-bucket method would silently be two
-   * limits.
-   *
-   * @return the refusal message, or null if the method agrees
-   */
-  private String keyedness(Binding binding, String origin) {
-    String mine = (binding.keyIndex >= 0 ? "keyed " : "single ") + origin;
-    Limiter limiter = LimiterRegistry.original(binding.id);
-    Noted fresh = new Noted(limiter, mine);
-    Noted noted;
-    while (true) {
-      noted = keyedByLimiter.putIfAbsent(binding.id, fresh);
-      if (noted == null || noted.limiter == limiter) {
-        break;
-      }
-      keyedByLimiter.remove(binding.id, noted); // a dropped limiter's, whose id was reused
-    }
-    String first = noted == null ? null : noted.mine;
-    if (first == null || first.charAt(0) == mine.charAt(0)) {
-      return null;
-    }
-    boolean firstKeyed = first.startsWith("keyed ");
-    return "invalid limit on "
-        + origin
-        + ": name '"
-        + binding.name
-        + "' is already used by "
-        + first.substring(first.indexOf(' ') + 1)
-        + (firstKeyed ? " with one bucket per key" : " with one bucket")
-        + ", and this method asks for "
-        + (firstKeyed ? "one bucket" : "one bucket per key")
-        + "; methods sharing a name must agree on the key";
-  }
-
-  /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
-  private Binding bind(
-      ClassModel type, MethodModel method, String origin, String defaultName, ClassLoader loader) {
-    AnnotationReader.Reading read = AnnotationReader.read(method, origin);
-    if (read.refusal != null) {
-      return refuse(defaultName, origin, read.refusal, loader);
-    }
-    String limiterName = read.name.isEmpty() ? defaultName : read.name;
-    List<String> methodProblems = new ArrayList<String>();
-    int keyIndex = AnnotationReader.limitKey(method, methodProblems);
-    KeyTypes.Verdict keyVerdict =
-        keyIndex < 0
-            ? KeyTypes.Verdict.FINE
-            : KeyTypes.judge(method.parameterTypes[keyIndex], loader);
-    if (keyVerdict == KeyTypes.Verdict.IDENTITY) {
-      methodProblems.add(
-          "@LimitKey is on parameter "
-              + keyIndex
-              + ", "
-              + KeyTypes.identityProblem(method.parameterTypes[keyIndex]));
-    }
-    FallbackResolver.Fallback fallback =
-        FallbackResolver.resolve(type, method, read.fallback, origin, methodProblems);
-    if (!methodProblems.isEmpty()) {
-      return refuse(limiterName, origin, read.invalid(methodProblems), loader);
-    }
-    ConfigLimits limits = config;
-    Binding binding = register(read, limiterName, defaultName, limits, loader);
-    if (binding.refused) {
-      return binding;
-    }
-    Limiter override = limits.registered().override(binding.name, binding.id);
-    if (AgentLog.debugEnabled()) {
-      AgentLog.debug(
-          "limiting "
-              + origin
-              + " as '"
-              + binding.name
-              + "': "
-              + (override != null
-                  ? "the config file overrides its " + read.kind
-                  : LimiterRegistry.original(binding.id).settings()));
-    }
-    if (keyVerdict == KeyTypes.Verdict.AT_RUN_TIME) {
-      keyedAtRunTime(binding.id, keyIndex, method.parameterTypes[keyIndex], origin);
-    }
-    return binding.with(keyIndex, fallback);
-  }
-
-  /**
-   * Registers the limiter of an annotation whose method passed its checks. Invalid values refuse
-   * the method, unless the config file has a limit of its name: then the config limit takes its
-   * calls while that entry lasts, and a refusing limiter stands behind it.
-   *
-   * @param read the method's annotation, read
-   * @param limiterName the explicit name, else the default name
-   * @param defaultName the name a refusal of the method goes by
-   * @param limits the config file's limits
-   * @param loader the method's class loader (null for the bootstrap loader)
-   * @return the binding (its keyed-ness and fallback not set yet), or a refusal
-   */
-  private Binding register(
-      AnnotationReader.Reading read,
-      String limiterName,
-      String defaultName,
-      ConfigLimits limits,
-      ClassLoader loader) {
-    List<String> problems = read.spec.problems();
-    if (problems.isEmpty()) {
-      return registerValid(read, read.spec.build(), defaultName, loader);
-    }
-    String message = read.invalid(problems);
-    if (!limits.registered().names(limiterName)) {
-      return refuse(defaultName, read.origin, message, loader);
-    }
-    AgentLog.warn(
-        message
-            + "; the config file's '"
-            + limiterName
-            + "' overrides it (should that entry go, every call of the method throws"
-            + " IllegalStateException)");
-    return new Binding(
-        LimiterRegistry.add(new RefusedLimiter(limiterName, read.origin, message), loader),
-        limiterName);
-  }
-
-  /**
-   * Registers a valid annotation's limiter: a named one is shared by every method of its name, in
-   * any loader; an unnamed one is its loader's. A method whose settings disagree with those of the
-   * limiter of its name is refused.
-   */
-  private Binding registerValid(
-      AnnotationReader.Reading read, LimitSpec valid, String defaultName, ClassLoader loader) {
-    boolean named = !valid.name().isEmpty();
-    String name = named ? valid.name() : defaultName;
-    Limiter candidate = Limiters.newLimiter(valid, name, read.origin, clock, false, null);
-    String key =
-        named ? "annotation " + name : "loader " + LimiterRegistry.loaderId(loader) + " " + name;
-    int id = LimiterRegistry.register(key, candidate, named ? null : loader);
-    Limiter registered = LimiterRegistry.original(id);
-    if (registered != candidate && !registered.settings().equals(candidate.settings())) {
-      return refuse(
-          name,
-          read.origin,
-          read.invalid(
-              Collections.singletonList(
-                  "name '"
-                      + name
-                      + "' is already used by "
-                      + registered.origin()
-                      + " with "
-                      + registered.settings()
-                      + ", and this method asks for "
-                      + candidate.settings()
-                      + "; methods sharing a name must agree on the settings")),
-          loader);
-    }
-    return new Binding(id, name);
-  }
-
-  /**
-   * Tells the limiter that keys from this parameter cannot be judged by their type (an interface,
-   * an abstract class, {@code Object}): it warns once if a key looks like an identity string.
-   */
-  private static void keyedAtRunTime(int limiterId, int keyIndex, Type keyType, String origin) {
-    String source = "parameter " + keyIndex + " (" + keyType.getClassName() + ") of " + origin;
-    LimiterRegistry.original(limiterId).keysMayBeIdentities(source);
-    LimiterRegistry.limiter(limiterId).keysMayBeIdentities(source); // an override's, if any
-  }
-
-  /**
-   * Refuses a method: logs the message and binds the method to a {@link RefusedLimiter} that throws
-   * {@link IllegalStateException} with it on every call.
-   */
-  private static Binding refuse(String name, String origin, String message, ClassLoader loader) {
-    AgentLog.error(message + " (every call of the method throws IllegalStateException)");
-    Binding binding =
-        new Binding(LimiterRegistry.add(new RefusedLimiter(name, origin, message), loader), name);
-    binding.refused = true;
-    return binding;
-  }
-
-  /** What a method's prologue is bound to. */
-  private static final class Binding {
-    final int id;
-    final String name;
-    int keyIndex = -1;
-    MethodModel fallback;
-    boolean fallbackTakesException;
-
-    /** Config patterns: only the outermost call of the limiter on a thread is charged. */
-    boolean outermostOnly;
-
-    /**
-     * An implementation inherited by a {@code Type+} pattern's subtypes: the type's binary name,
-     * whose instances alone are charged; null for every call.
-     */
-    String onlyForInstancesOf;
-
-    /** Whether {@link #refuse} made it: its limiter throws on every call. */
-    boolean refused;
-
-    Binding(int id, String name) {
-      this.id = id;
-      this.name = name;
-    }
-
-    Binding with(int keyIndex, FallbackResolver.Fallback fallback) {
-      this.keyIndex = keyIndex;
-      if (fallback != null) {
-        this.fallback = fallback.method;
-        this.fallbackTakesException = fallback.takesException;
-      }
-      return this;
-    }
   }
 
   /**
