@@ -1,21 +1,11 @@
 package dev.weir.agent.weave;
 
-import dev.weir.LeakyBucket;
-import dev.weir.OnLimit;
-import dev.weir.TokenBucket;
 import dev.weir.agent.bootstrap.AgentLog;
-import dev.weir.agent.bootstrap.core.Discipline;
 import dev.weir.agent.bootstrap.core.NanoClock;
-import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.bootstrap.limit.RefusedLimiter;
-import dev.weir.agent.config.LimitSpec;
 import dev.weir.agent.control.KeyTypes;
-import dev.weir.agent.control.Limiters;
-import dev.weir.agent.weave.ClassModel.EnumValue;
 import dev.weir.agent.weave.ClassModel.MethodModel;
-import java.lang.annotation.Annotation;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -24,17 +14,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
 
 /**
- * Weaves a {@link LimitPrologue} into every method of a type that carries {@code @TokenBucket} or
- * {@code @LeakyBucket}, or that a config pattern names: reads the annotation from the class file's
- * {@link ClassModel} (no application class is loaded), completes it with the annotation type's
- * defaults, validates it with its {@code @LimitKey} and fallback, registers the limiter, and binds
- * its id and name into the prologue.
+ * Plans the {@link LimitPrologue} of every method of a type that carries {@code @TokenBucket} or
+ * {@code @LeakyBucket}, or that a config pattern names, from the class file's {@link ClassModel}
+ * (no application class is loaded): which methods are limited, by which limiter, and what the
+ * weaving does to the class's shape (a moved body, an added override, a method that fails closed).
+ * A config entry's methods are bound here; an annotated method is bound by {@link
+ * AnnotationBinder}, which reads and checks the annotation.
  *
  * <p>An invalid annotation is woven too, bound to a {@link RefusedLimiter}: every call then throws
  * {@link IllegalStateException} with the message logged here, naming class, method, attribute and
@@ -44,47 +33,14 @@ import net.bytebuddy.jar.asm.Type;
  * <p>Thread-safe: registration is synchronized in {@link LimiterRegistry}.
  */
 final class LimitWeaver {
-  static final String RATE_LIMITED_EXCEPTION = "dev.weir.RateLimitedException";
-
-  /**
-   * The defaults of the annotation types, as the agent's own {@code dev.weir} API declares them.
-   */
-  private static final Map<String, Object> TOKEN_BUCKET_DEFAULTS = defaults(TokenBucket.class);
-
-  private static final Map<String, Object> LEAKY_BUCKET_DEFAULTS = defaults(LeakyBucket.class);
-
-  /** The attributes the agent's annotation types declare. */
-  private static final Set<String> TOKEN_BUCKET_ATTRIBUTES = attributes(TokenBucket.class);
-
-  private static final Set<String> LEAKY_BUCKET_ATTRIBUTES = attributes(LeakyBucket.class);
-
-  private final NanoClock clock;
+  /** Binds annotated methods to their limiters, and notes which of them are keyed. */
+  private final AnnotationBinder annotations;
 
   /** The config file's limits: replaced by a reload. */
   private volatile ConfigLimits config;
 
-  /**
-   * For each limiter id: the limiter, and "keyed ORIGIN" or "single ORIGIN" of the first method
-   * bound to it. The limiter is kept beside the note because ids are reused: a redeploy may bind a
-   * new limiter to a freed id before {@link #forget} hears of the old one, and must not be judged
-   * by the old one's methods.
-   */
-  private final ConcurrentHashMap<Integer, Noted> keyedByLimiter =
-      new ConcurrentHashMap<Integer, Noted>();
-
-  /** Whether the first method bound to a limiter is keyed, and which method that was. */
-  private static final class Noted {
-    final Limiter limiter;
-    final String mine;
-
-    Noted(Limiter limiter, String mine) {
-      this.limiter = limiter;
-      this.mine = mine;
-    }
-  }
-
   LimitWeaver(NanoClock clock, ConfigLimits config) {
-    this.clock = clock;
+    this.annotations = new AnnotationBinder(clock);
     this.config = config;
   }
 
@@ -105,12 +61,7 @@ final class LimitWeaver {
    * @param limiterIds the ids freed
    */
   void forget(Set<Integer> limiterIds) {
-    for (Integer id : limiterIds) {
-      Noted noted = keyedByLimiter.get(id);
-      if (noted != null && !LimiterRegistry.isOriginal(id, noted.limiter)) {
-        keyedByLimiter.remove(id, noted); // a limiter bound since then keeps its note
-      }
-    }
+    annotations.forget(limiterIds);
   }
 
   /**
@@ -123,63 +74,110 @@ final class LimitWeaver {
    */
   Plan plan(ClassModel type, ClassLoader loader, Placement placement) {
     Plan plan = new Plan(loader);
-    List<MethodModel> limited = new ArrayList<MethodModel>();
-    Map<String, Integer> limitedPerName = new HashMap<String, Integer>();
+    List<MethodModel> annotated = new ArrayList<MethodModel>();
     config.inheritUpwards(type.internalName, type.superName, type.interfaces);
     for (MethodModel method : type.methods) {
-      boolean bridge = method.is(Opcodes.ACC_BRIDGE);
-      if (method.is(Opcodes.ACC_SYNTHETIC) && !bridge) {
-        continue; // a lambda's body, an accessor: no method a user calls
+      if (!planByConfig(plan, type, method, loader, placement) && method.carriesLimit()) {
+        annotated.add(method);
       }
-      ConfigLimits.Entry entry =
-          config.match(type.name, method.name, method.parameterNames(), loader);
-      if (bridge && entry == null) {
-        continue; // annotations never weave a bridge (the compiler copies them onto it)
-      }
-      if (entry != null) {
-        // a bridge of a config limit is woven too: a generic subtype's bridge calls the inherited
-        // implementation with invokespecial, past any override; nested calls pass free
-        config.shadowed(
-            entry, type.name, method.name, method.parameterNames(), loader, type.origin(method));
-      }
-      if (entry == null && inheritable(method)) {
-        // an implementation this class supplies to subtypes of a Type+ pattern's type that it is
-        // not itself one of: limited here, for instances of that type only
-        ConfigLimits.InheritedMatch inherited =
-            config.matchInherited(type.internalName, method.name, method.parameterNames());
-        if (inherited != null && !bridge) {
-          planInheritedInPlace(plan, type, method, inherited, loader, placement);
-          continue;
-        }
-      }
-      if (entry != null && !method.is(Opcodes.ACC_ABSTRACT)) {
-        String origin = type.origin(method);
-        if (refusedForConfig(entry, type, method, origin, placement)) {
-          continue;
-        }
-        if (method.carriesLimit()) {
-          AgentLog.warn(
-              origin
-                  + " carries a limit annotation and matches "
-                  + source(entry)
-                  + ": the config limit applies and the annotation's is ignored (an entry"
-                  + " without methods overrides an annotated limiter by name instead)");
-        }
-        if (AgentLog.debugEnabled()) {
-          AgentLog.debug("limiting " + origin + " as " + source(entry));
-        }
-        weave(plan, type, method, origin, configBinding(entry, method, origin, loader));
-        plan.covers(method.key(), entry.id, origin);
-        continue;
-      }
-      if (!method.carriesLimit()) {
-        continue;
-      }
-      limited.add(method);
-      Integer count = limitedPerName.get(method.name);
-      limitedPerName.put(method.name, count == null ? 1 : count + 1);
     }
-    for (MethodModel method : limited) {
+    planAnnotated(plan, type, annotated, loader, placement);
+    if (!type.isInterface()) {
+      List<ConfigLimits.Entry> families = config.familiesOf(type.name, loader);
+      if (!families.isEmpty()) {
+        planInherited(plan, type, loader, placement, families);
+      }
+    }
+    return plan;
+  }
+
+  /**
+   * Plans the method's limit if the config file's patterns reach it, as the type's own method or an
+   * implementation it supplies to subtypes of a {@code Type+} pattern's type.
+   *
+   * @return whether the method is done with: planned or refused for the config, or one no limit
+   *     applies to (a lambda's body, an accessor, a bridge no pattern reaches); false if its own
+   *     annotation, if any, decides
+   */
+  private boolean planByConfig(
+      Plan plan, ClassModel type, MethodModel method, ClassLoader loader, Placement placement) {
+    boolean bridge = method.is(Opcodes.ACC_BRIDGE);
+    if (method.is(Opcodes.ACC_SYNTHETIC) && !bridge) {
+      return true; // a lambda's body, an accessor: no method a user calls
+    }
+    ConfigLimits.Entry entry =
+        config.match(type.name, method.name, method.parameterNames(), loader);
+    if (bridge && entry == null) {
+      return true; // annotations never weave a bridge (the compiler copies them onto it)
+    }
+    if (entry != null) {
+      // a bridge of a config limit is woven too: a generic subtype's bridge calls the inherited
+      // implementation with invokespecial, past any override; nested calls pass free
+      config.shadowed(
+          entry, type.name, method.name, method.parameterNames(), loader, type.origin(method));
+    }
+    if (entry == null && inheritable(method)) {
+      // an implementation this class supplies to subtypes of a Type+ pattern's type that it is
+      // not itself one of: limited here, for instances of that type only
+      ConfigLimits.InheritedMatch inherited =
+          config.matchInherited(type.internalName, method.name, method.parameterNames());
+      if (inherited != null && !bridge) {
+        planInheritedInPlace(plan, type, method, inherited, loader, placement);
+        return true;
+      }
+    }
+    if (entry != null && !method.is(Opcodes.ACC_ABSTRACT)) {
+      planConfigured(plan, type, method, entry, loader, placement);
+      return true;
+    }
+    return false;
+  }
+
+  /** Plans the prologue of a method of the type that a config entry limits, or its refusal. */
+  private void planConfigured(
+      Plan plan,
+      ClassModel type,
+      MethodModel method,
+      ConfigLimits.Entry entry,
+      ClassLoader loader,
+      Placement placement) {
+    String origin = type.origin(method);
+    if (refusedForConfig(entry, type, method, origin, placement)) {
+      return;
+    }
+    if (method.carriesLimit()) {
+      AgentLog.warn(
+          origin
+              + " carries a limit annotation and matches "
+              + source(entry)
+              + ": the config limit applies and the annotation's is ignored (an entry"
+              + " without methods overrides an annotated limiter by name instead)");
+    }
+    if (AgentLog.debugEnabled()) {
+      AgentLog.debug("limiting " + origin + " as " + source(entry));
+    }
+    weave(plan, type, method, origin, configBinding(entry, method, origin, loader));
+    plan.covers(method.key(), entry.id, origin);
+  }
+
+  /**
+   * Plans the prologues of the type's methods that carry a limit annotation and no config pattern
+   * took: an abstract method, or a native one of a loaded class, is reported and left; a native one
+   * that cannot be wrapped fails closed. A method's default limiter name is {@code C#m}, with its
+   * parameters ({@code C#m(int)}) if the type has more than one such method of that name.
+   */
+  private void planAnnotated(
+      Plan plan,
+      ClassModel type,
+      List<MethodModel> annotated,
+      ClassLoader loader,
+      Placement placement) {
+    Map<String, Integer> perName = new HashMap<String, Integer>();
+    for (MethodModel method : annotated) {
+      Integer count = perName.get(method.name);
+      perName.put(method.name, count == null ? 1 : count + 1);
+    }
+    for (MethodModel method : annotated) {
       String origin = type.origin(method);
       if (method.is(Opcodes.ACC_ABSTRACT)) {
         AgentLog.error(
@@ -205,21 +203,14 @@ final class LimitWeaver {
           type.name
               + "#"
               + method.name
-              + (limitedPerName.get(method.name) > 1 ? method.parameterList() : "");
+              + (perName.get(method.name) > 1 ? method.parameterList() : "");
       if (cannotWrap != null) {
         plan.failClosed(method.key(), origin, cannotWrap);
       }
-      Binding binding =
-          weave(plan, type, method, origin, bind(type, method, origin, defaultName, loader));
+      Binding bound = annotations.bind(type, method, origin, defaultName, config, loader);
+      Binding binding = weave(plan, type, method, origin, bound);
       plan.covers(method.key(), binding.id, origin);
     }
-    if (!type.isInterface()) {
-      List<ConfigLimits.Entry> families = config.familiesOf(type.name, loader);
-      if (!families.isEmpty()) {
-        planInherited(plan, type, loader, placement, families);
-      }
-    }
-    return plan;
   }
 
   private static String source(ConfigLimits.Entry entry) {
@@ -298,7 +289,7 @@ final class LimitWeaver {
       KeyTypes.Verdict verdict = KeyTypes.judge(keyType, loader);
       if (verdict == KeyTypes.Verdict.IDENTITY) {
         binding =
-            refuse(
+            Binding.refuse(
                 entry.name,
                 origin,
                 entry.origin
@@ -312,7 +303,7 @@ final class LimitWeaver {
                     + KeyTypes.identityProblem(keyType),
                 loader);
       } else if (verdict == KeyTypes.Verdict.AT_RUN_TIME) {
-        keyedAtRunTime(entry.id, entry.keyIndex, keyType, origin);
+        binding.keyedAtRunTime(entry.keyIndex, keyType, origin);
       }
     }
     return binding;
@@ -417,26 +408,8 @@ final class LimitWeaver {
         // an ancestor that loads after this class is woven as it loads, for the type's instances
         // (this class's shape stays as written); one loaded already cannot be woven from here, so
         // this class gains an override, where it can
-        if (!inherited.fromInterface
-            && !method.is(Opcodes.ACC_FINAL)
-            && (method.is(Opcodes.ACC_PUBLIC) || method.is(Opcodes.ACC_PROTECTED))
-            && !method.carriesLimit()
-            && placement.canAdd(key)
-            && (placement.overriddenAtLoad.containsKey(key)
-                || loadedNames.mayBeLoaded(loader, from.internalName))) {
-          MethodModel override =
-              new MethodModel(
-                  method.access
-                      & (Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED | Opcodes.ACC_VARARGS),
-                  method.name,
-                  method.descriptor);
-          override.exceptions = method.exceptions;
-          Binding binding = configBinding(entry, override, origin, loader);
-          plan.overrides.put(key, new AddedOverride(override, prologue(type, override, binding)));
-          plan.covers(key, entry.id, origin);
-          if (AgentLog.debugEnabled()) {
-            AgentLog.debug("limiting " + origin + " as " + source(entry) + ", by an override");
-          }
+        if (overridable(inherited, placement, loader)) {
+          planOverride(plan, type, method, entry, origin, loader);
         } else {
           config.inheritFrom(
               root,
@@ -450,6 +423,50 @@ final class LimitWeaver {
         config.inheritFrom(
             root, unreadable, type.name, loadedNames.mayBeLoaded(loader, unreadable));
       }
+    }
+  }
+
+  /**
+   * Whether the class may gain an override that limits the implementation it inherits: a public or
+   * protected, non-final method of a superclass, carrying no annotation of its own, that may be
+   * loaded already (one that loads later is woven in place), where the class can gain a method.
+   */
+  private boolean overridable(
+      Ancestry.Inherited inherited, Placement placement, ClassLoader loader) {
+    MethodModel method = inherited.method;
+    String key = method.key();
+    return !inherited.fromInterface
+        && !method.is(Opcodes.ACC_FINAL)
+        && (method.is(Opcodes.ACC_PUBLIC) || method.is(Opcodes.ACC_PROTECTED))
+        && !method.carriesLimit()
+        && placement.canAdd(key)
+        && (placement.overriddenAtLoad.containsKey(key)
+            || loadedNames.mayBeLoaded(loader, inherited.declaredBy.internalName));
+  }
+
+  /**
+   * Plans an override of an inherited implementation that takes the entry's limit and calls {@code
+   * super}: same name, descriptor, exceptions and visibility.
+   */
+  private void planOverride(
+      Plan plan,
+      ClassModel type,
+      MethodModel method,
+      ConfigLimits.Entry entry,
+      String origin,
+      ClassLoader loader) {
+    String key = method.key();
+    MethodModel override =
+        new MethodModel(
+            method.access & (Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED | Opcodes.ACC_VARARGS),
+            method.name,
+            method.descriptor);
+    override.exceptions = method.exceptions;
+    Binding binding = configBinding(entry, override, origin, loader);
+    plan.overrides.put(key, new AddedOverride(override, prologue(type, override, binding)));
+    plan.covers(key, entry.id, origin);
+    if (AgentLog.debugEnabled()) {
+      AgentLog.debug("limiting " + origin + " as " + source(entry) + ", by an override");
     }
   }
 
@@ -475,9 +492,9 @@ final class LimitWeaver {
     if (binding.id >= 0
         && !binding.outermostOnly // config patterns may mix methods with and without the key
         && !(LimiterRegistry.limiter(binding.id) instanceof RefusedLimiter)) {
-      String conflict = keyedness(binding, origin);
+      String conflict = annotations.keyedness(binding, origin);
       if (conflict != null) {
-        binding = refuse(binding.name, origin, conflict, plan.loader);
+        binding = Binding.refuse(binding.name, origin, conflict, plan.loader);
       }
     }
     plan.prologues.put(method.key(), prologue(type, method, binding));
@@ -498,478 +515,6 @@ final class LimitWeaver {
         binding.fallbackTakesException,
         binding.outermostOnly,
         binding.outermostOnly ? binding.onlyForInstancesOf : null);
-  }
-
-  /**
-   * Records whether the methods of a limiter are keyed, and refuses a method that disagrees with
-   * the first: a name shared by a per-key method and a one-bucket method would silently be two
-   * limits.
-   *
-   * @return the refusal message, or null if the method agrees
-   */
-  private String keyedness(Binding binding, String origin) {
-    String mine = (binding.keyIndex >= 0 ? "keyed " : "single ") + origin;
-    Limiter limiter = LimiterRegistry.original(binding.id);
-    Noted fresh = new Noted(limiter, mine);
-    Noted noted;
-    while (true) {
-      noted = keyedByLimiter.putIfAbsent(binding.id, fresh);
-      if (noted == null || noted.limiter == limiter) {
-        break;
-      }
-      keyedByLimiter.remove(binding.id, noted); // a dropped limiter's, whose id was reused
-    }
-    String first = noted == null ? null : noted.mine;
-    if (first == null || first.charAt(0) == mine.charAt(0)) {
-      return null;
-    }
-    boolean firstKeyed = first.startsWith("keyed ");
-    return "invalid limit on "
-        + origin
-        + ": name '"
-        + binding.name
-        + "' is already used by "
-        + first.substring(first.indexOf(' ') + 1)
-        + (firstKeyed ? " with one bucket per key" : " with one bucket")
-        + ", and this method asks for "
-        + (firstKeyed ? "one bucket" : "one bucket per key")
-        + "; methods sharing a name must agree on the key";
-  }
-
-  /** The limiter a method is bound to: a shared or new valid one, or a refusing one. */
-  private Binding bind(
-      ClassModel type, MethodModel method, String origin, String defaultName, ClassLoader loader) {
-    Map<String, Object> token = method.tokenBucket;
-    Map<String, Object> leaky = method.leakyBucket;
-    String kind = token != null ? "@TokenBucket" : "@LeakyBucket";
-    if (token != null && leaky != null) {
-      return refuse(
-          defaultName,
-          origin,
-          "invalid limit on "
-              + origin
-              + ": a method may carry only one of @TokenBucket and @LeakyBucket",
-          loader);
-    }
-    LimitSpec.Builder spec;
-    String explicit;
-    String fallbackName;
-    try {
-      spec = token != null ? readTokenBucket(token) : readLeakyBucket(leaky);
-      explicit =
-          token != null
-              ? string(token, TOKEN_BUCKET_DEFAULTS, "name")
-              : string(leaky, LEAKY_BUCKET_DEFAULTS, "name");
-      fallbackName =
-          token != null
-              ? string(token, TOKEN_BUCKET_DEFAULTS, "fallback")
-              : string(leaky, LEAKY_BUCKET_DEFAULTS, "fallback");
-    } catch (IllegalArgumentException e) {
-      return refuse(
-          defaultName,
-          origin,
-          "invalid " + kind + " on " + origin + ": cannot read it (" + e.getMessage() + ")",
-          loader);
-    }
-    String limiterName = explicit.isEmpty() ? defaultName : explicit;
-    List<String> methodProblems = new ArrayList<String>();
-    int keyIndex = limitKey(method, methodProblems);
-    KeyTypes.Verdict keyVerdict =
-        keyIndex < 0
-            ? KeyTypes.Verdict.FINE
-            : KeyTypes.judge(method.parameterTypes[keyIndex], loader);
-    if (keyVerdict == KeyTypes.Verdict.IDENTITY) {
-      methodProblems.add(
-          "@LimitKey is on parameter "
-              + keyIndex
-              + ", "
-              + KeyTypes.identityProblem(method.parameterTypes[keyIndex]));
-    }
-    Fallback fallback = fallback(type, method, fallbackName, origin, methodProblems);
-    if (!methodProblems.isEmpty()) {
-      return refuse(
-          limiterName,
-          origin,
-          "invalid " + kind + " on " + origin + ": " + String.join("; ", methodProblems),
-          loader);
-    }
-    ConfigLimits limits = config;
-    List<String> problems = spec.problems();
-    int id;
-    String name;
-    if (!problems.isEmpty()) {
-      String message = "invalid " + kind + " on " + origin + ": " + String.join("; ", problems);
-      if (!limits.registered().names(limiterName)) {
-        return refuse(defaultName, origin, message, loader);
-      }
-      // the config file overrides it: its calls go to the config limit while that entry lasts
-      AgentLog.warn(
-          message
-              + "; the config file's '"
-              + limiterName
-              + "' overrides it (should that entry go, every call of the method throws"
-              + " IllegalStateException)");
-      name = limiterName;
-      id = LimiterRegistry.add(new RefusedLimiter(name, origin, message), loader);
-    } else {
-      LimitSpec valid = spec.build();
-      boolean named = !valid.name().isEmpty();
-      name = named ? valid.name() : defaultName;
-      Limiter candidate = Limiters.newLimiter(valid, name, origin, clock, false, null);
-      String key =
-          named ? "annotation " + name : "loader " + LimiterRegistry.loaderId(loader) + " " + name;
-      id = LimiterRegistry.register(key, candidate, named ? null : loader);
-      Limiter registered = LimiterRegistry.original(id);
-      if (registered != candidate && !registered.settings().equals(candidate.settings())) {
-        return refuse(
-            name,
-            origin,
-            "invalid "
-                + kind
-                + " on "
-                + origin
-                + ": name '"
-                + name
-                + "' is already used by "
-                + registered.origin()
-                + " with "
-                + registered.settings()
-                + ", and this method asks for "
-                + candidate.settings()
-                + "; methods sharing a name must agree on the settings",
-            loader);
-      }
-    }
-    Limiter override = limits.registered().override(name, id);
-    if (AgentLog.debugEnabled()) {
-      AgentLog.debug(
-          "limiting "
-              + origin
-              + " as '"
-              + name
-              + "': "
-              + (override != null
-                  ? "the config file overrides its " + kind
-                  : LimiterRegistry.original(id).settings()));
-    }
-    if (keyVerdict == KeyTypes.Verdict.AT_RUN_TIME) {
-      keyedAtRunTime(id, keyIndex, method.parameterTypes[keyIndex], origin);
-    }
-    return new Binding(id, name).with(keyIndex, fallback);
-  }
-
-  /**
-   * Tells the limiter that keys from this parameter cannot be judged by their type (an interface,
-   * an abstract class, {@code Object}): it warns once if a key looks like an identity string.
-   */
-  private static void keyedAtRunTime(int limiterId, int keyIndex, Type keyType, String origin) {
-    String source = "parameter " + keyIndex + " (" + keyType.getClassName() + ") of " + origin;
-    LimiterRegistry.original(limiterId).keysMayBeIdentities(source);
-    LimiterRegistry.limiter(limiterId).keysMayBeIdentities(source); // an override's, if any
-  }
-
-  /** The index of the parameter carrying {@code @LimitKey}, or -1; more than one is a problem. */
-  private static int limitKey(MethodModel method, List<String> problems) {
-    List<Integer> keys = method.limitKeys;
-    if (!keys.isEmpty() && method.unmappedParameters != null) {
-      problems.add(
-          "@LimitKey cannot be matched to a parameter: "
-              + method.unmappedParameters
-              + "; put the limit on a method instead");
-      return -1;
-    }
-    if (keys.size() > 1) {
-      problems.add(
-          "@LimitKey is on parameters "
-              + keys.get(0)
-              + " and "
-              + keys.get(1)
-              + "; one parameter may carry it");
-      return -1;
-    }
-    return keys.isEmpty() ? -1 : keys.get(0);
-  }
-
-  /**
-   * Resolves and checks the fallback named {@code name}: a method of the same class with the same
-   * parameters, optionally plus a trailing {@code RateLimitedException}, and the same return type;
-   * static if the limited method is static.
-   *
-   * @return the fallback, or null if none is named or it is invalid (then a problem is added)
-   */
-  private static Fallback fallback(
-      ClassModel type, MethodModel method, String name, String origin, List<String> problems) {
-    if (name.isEmpty()) {
-      return null;
-    }
-    List<String> parameters = method.parameterNames();
-    List<String> withException = new ArrayList<String>(parameters);
-    withException.add(RATE_LIMITED_EXCEPTION);
-    String returns = method.returnType.getClassName();
-    String expected =
-        "a method of "
-            + type.name
-            + " named '"
-            + name
-            + "' taking ("
-            + String.join(",", parameters)
-            + ") or ("
-            + String.join(",", withException)
-            + ") and returning "
-            + returns;
-    if (method.isConstructor()) {
-      problems.add(
-          "fallback '"
-              + name
-              + "' is not allowed on a constructor, which cannot return another object");
-      return null;
-    }
-    MethodModel plain = null;
-    MethodModel taking = null;
-    List<String> found = new ArrayList<String>();
-    for (MethodModel candidate : type.methods) {
-      if (!candidate.name.equals(name) || candidate.is(Opcodes.ACC_BRIDGE)) {
-        continue;
-      }
-      List<String> candidateParameters = candidate.parameterNames();
-      found.add(name + "(" + String.join(",", candidateParameters) + ")");
-      if (candidateParameters.equals(parameters)) {
-        plain = candidate;
-      } else if (candidateParameters.equals(withException)) {
-        taking = candidate;
-      }
-    }
-    if (plain != null && taking != null) {
-      problems.add(
-          "fallback '"
-              + name
-              + "' is ambiguous: both "
-              + name
-              + "("
-              + String.join(",", parameters)
-              + ") and "
-              + name
-              + "("
-              + String.join(",", withException)
-              + ") exist; keep one");
-      return null;
-    }
-    MethodModel chosen = plain != null ? plain : taking;
-    if (chosen == null) {
-      problems.add(
-          "fallback '"
-              + name
-              + "' must be "
-              + expected
-              + (found.isEmpty() ? "; there is no method of that name" : "; found " + found));
-      return null;
-    }
-    String signature = name + chosen.parameterList();
-    if (chosen == method) {
-      problems.add("fallback '" + name + "' is the limited method itself");
-      return null;
-    }
-    String chosenReturns = chosen.returnType.getClassName();
-    if (!chosenReturns.equals(returns)) {
-      problems.add(
-          "fallback "
-              + signature
-              + " returns "
-              + chosenReturns
-              + ", but "
-              + origin
-              + " returns "
-              + returns
-              + "; they must return the same type");
-      return null;
-    }
-    if (method.isStatic() && !chosen.isStatic()) {
-      problems.add("fallback " + signature + " must be static, as " + origin + " is");
-      return null;
-    }
-    return new Fallback(chosen, chosen == taking);
-  }
-
-  private static Binding refuse(String name, String origin, String message, ClassLoader loader) {
-    AgentLog.error(message + " (every call of the method throws IllegalStateException)");
-    return new Binding(
-        LimiterRegistry.add(new RefusedLimiter(name, origin, message), loader), name);
-  }
-
-  private static LimitSpec.Builder readTokenBucket(Map<String, Object> a) {
-    knownAttributes(a, TOKEN_BUCKET_ATTRIBUTES, "@TokenBucket");
-    LimitSpec.Builder spec = LimitSpec.builder(Discipline.TOKEN_BUCKET);
-    readShared(a, TOKEN_BUCKET_DEFAULTS, spec);
-    spec.permits(value(a, TOKEN_BUCKET_DEFAULTS, "permits", Integer.class));
-    return spec;
-  }
-
-  private static LimitSpec.Builder readLeakyBucket(Map<String, Object> a) {
-    knownAttributes(a, LEAKY_BUCKET_ATTRIBUTES, "@LeakyBucket");
-    String mode = enumValue(a, LEAKY_BUCKET_DEFAULTS, "mode", LeakyBucket.Mode.class);
-    LimitSpec.Builder spec =
-        LimitSpec.builder(mode.equals("POLICING") ? Discipline.POLICING : Discipline.SHAPING);
-    if (!mode.equals("POLICING") && !mode.equals("SHAPING")) {
-      spec.problem("mode must be SHAPING or POLICING, was " + mode);
-    }
-    readShared(a, LEAKY_BUCKET_DEFAULTS, spec);
-    return spec;
-  }
-
-  private static void readShared(
-      Map<String, Object> a, Map<String, Object> defaults, LimitSpec.Builder spec) {
-    spec.name(string(a, defaults, "name"));
-    spec.rate(value(a, defaults, "rate", Double.class));
-    String per = enumValue(a, defaults, "per", TimeUnit.class);
-    try {
-      spec.per(TimeUnit.valueOf(per));
-    } catch (IllegalArgumentException e) {
-      spec.problem("per must be a java.util.concurrent.TimeUnit, was " + per);
-    }
-    spec.capacity(value(a, defaults, "capacity", Long.class));
-    String onLimit = enumValue(a, defaults, "onLimit", OnLimit.class);
-    if (!onLimit.equals("REJECT") && !onLimit.equals("WAIT")) {
-      spec.problem("onLimit must be REJECT or WAIT, was " + onLimit);
-    }
-    spec.waitOnLimit(onLimit.equals("WAIT"));
-    spec.maxWaitMillis(value(a, defaults, "maxWaitMillis", Long.class));
-  }
-
-  /**
-   * An attribute's value: as written in the class file, else the annotation type's default.
-   *
-   * @throws IllegalArgumentException if there is neither, or the value has another type (a class
-   *     compiled against another version of the annotation)
-   */
-  private static <T> T value(
-      Map<String, Object> written, Map<String, Object> defaults, String name, Class<T> type) {
-    Object value = written.containsKey(name) ? written.get(name) : defaults.get(name);
-    if (value == null) {
-      throw new IllegalArgumentException(name + " has no value and no default");
-    }
-    if (!type.isInstance(value)) {
-      throw new IllegalArgumentException(
-          name + " is " + describe(value) + ", expected a " + type.getSimpleName());
-    }
-    return type.cast(value);
-  }
-
-  /** A value read from a class file, with its type: {@code 5 (Integer)}, {@code "5" (String)}. */
-  private static String describe(Object value) {
-    if (value instanceof String) {
-      return "\"" + value + "\" (String)";
-    }
-    if (value instanceof EnumValue) {
-      return value + " (enum constant)";
-    }
-    if (value.getClass().isArray()) {
-      return "an array";
-    }
-    if (value instanceof Type) {
-      return "an annotation";
-    }
-    return value + " (" + value.getClass().getSimpleName() + ")";
-  }
-
-  /**
-   * Refuses an attribute the agent's annotation type does not declare: a class compiled against
-   * another version of {@code weir-annotations}, whose meaning the agent cannot know.
-   */
-  private static void knownAttributes(
-      Map<String, Object> written, Set<String> declared, String annotation) {
-    for (String name : written.keySet()) {
-      if (!declared.contains(name)) {
-        throw new IllegalArgumentException(
-            "it has an attribute "
-                + name
-                + " that this agent's "
-                + annotation
-                + " does not declare (compiled against another version of weir-annotations?)");
-      }
-    }
-  }
-
-  private static String string(
-      Map<String, Object> written, Map<String, Object> defaults, String name) {
-    return value(written, defaults, name, String.class);
-  }
-
-  /** An enum attribute's constant name; the constant must be one of {@code type}. */
-  private static String enumValue(
-      Map<String, Object> written, Map<String, Object> defaults, String name, Class<?> type) {
-    Object value = value(written, defaults, name, Object.class);
-    if (value instanceof EnumValue
-        && Type.getType(((EnumValue) value).typeDescriptor).getClassName().equals(type.getName())) {
-      return ((EnumValue) value).constant;
-    }
-    if (type.isInstance(value)) { // the default
-      return ((Enum<?>) value).name();
-    }
-    throw new IllegalArgumentException(
-        name + " is " + describe(value) + ", expected a constant of " + type.getName());
-  }
-
-  private static Set<String> attributes(Class<? extends Annotation> type) {
-    Set<String> names = new HashSet<String>();
-    for (Method attribute : type.getDeclaredMethods()) {
-      names.add(attribute.getName());
-    }
-    return Collections.unmodifiableSet(names);
-  }
-
-  /** The default of each attribute that has one; an enum default as its {@link Enum}. */
-  private static Map<String, Object> defaults(Class<? extends Annotation> type) {
-    Map<String, Object> defaults = new HashMap<String, Object>();
-    for (Method attribute : type.getDeclaredMethods()) {
-      Object value = attribute.getDefaultValue();
-      if (value != null) {
-        defaults.put(attribute.getName(), value);
-      }
-    }
-    return Collections.unmodifiableMap(defaults);
-  }
-
-  /** What a method's prologue is bound to. */
-  private static final class Binding {
-    final int id;
-    final String name;
-    int keyIndex = -1;
-    MethodModel fallback;
-    boolean fallbackTakesException;
-
-    /** Config patterns: only the outermost call of the limiter on a thread is charged. */
-    boolean outermostOnly;
-
-    /**
-     * An implementation inherited by a {@code Type+} pattern's subtypes: the type's binary name,
-     * whose instances alone are charged; null for every call.
-     */
-    String onlyForInstancesOf;
-
-    Binding(int id, String name) {
-      this.id = id;
-      this.name = name;
-    }
-
-    Binding with(int keyIndex, Fallback fallback) {
-      this.keyIndex = keyIndex;
-      if (fallback != null) {
-        this.fallback = fallback.method;
-        this.fallbackTakesException = fallback.takesException;
-      }
-      return this;
-    }
-  }
-
-  /** A resolved fallback method. */
-  private static final class Fallback {
-    final MethodModel method;
-    final boolean takesException;
-
-    Fallback(MethodModel method, boolean takesException) {
-      this.method = method;
-      this.takesException = takesException;
-    }
   }
 
   /**
