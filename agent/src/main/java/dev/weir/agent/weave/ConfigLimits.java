@@ -3,6 +3,7 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.ConfigLimit;
 import dev.weir.agent.config.MethodPattern;
+import dev.weir.agent.control.ClassFiles;
 import dev.weir.agent.control.LimitSet;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -647,7 +648,7 @@ final class ConfigLimits {
     }
     Set<String> roots = ownRoot(internalName);
     if (!internalName.equals("java/lang/Object") && depth < 64) {
-      byte[] classFile = WeirTransformer.classFileOf(loader, internalName);
+      byte[] classFile = ClassFiles.read(loader, internalName);
       if (classFile != null) {
         for (String supertype : ClassHeader.supertypes(classFile)) {
           roots = union(roots, rootsOf(supertype, loader, known, depth + 1));

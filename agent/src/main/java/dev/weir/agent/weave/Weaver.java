@@ -3,6 +3,7 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
+import dev.weir.agent.control.ClassFiles;
 import dev.weir.agent.weave.ClassModel.MethodModel;
 import dev.weir.agent.weave.LimitWeaver.AddedOverride;
 import dev.weir.agent.weave.LimitWeaver.Placement;
@@ -240,8 +241,7 @@ final class Weaver {
   void warmUp() {
     try {
       byte[] classFile =
-          WeirTransformer.classFileOf(
-              Weaver.class.getClassLoader(), WarmUp.class.getName().replace('.', '/'));
+          ClassFiles.read(Weaver.class.getClassLoader(), WarmUp.class.getName().replace('.', '/'));
       if (classFile == null) {
         throw new IllegalStateException("the agent serves no class file of " + WarmUp.class);
       }

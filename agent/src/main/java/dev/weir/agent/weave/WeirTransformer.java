@@ -3,9 +3,7 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.CallDepth;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
+import dev.weir.agent.control.ClassFiles;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
@@ -659,7 +657,7 @@ final class WeirTransformer implements ClassFileTransformer {
           patternsMayMatch(limits, subtypes, type)
               || previous != null && patternsMayMatch(previous, previousSubtypes, type);
       if (!candidate && scanAnnotations && !isSkipped(internalName)) {
-        byte[] classFile = classFileOf(type, internalName);
+        byte[] classFile = ClassFiles.read(type.getClassLoader(), internalName);
         candidate = classFile == null || mentionsLimit(internalName, classFile);
       }
       if (candidate) {
@@ -845,43 +843,5 @@ final class WeirTransformer implements ClassFileTransformer {
       }
     }
     return w;
-  }
-
-  private static byte[] classFileOf(Class<?> type, String internalName) {
-    return classFileOf(type.getClassLoader(), internalName);
-  }
-
-  /**
-   * Reads a class file as its loader serves it.
-   *
-   * @param loader the loader; null for the bootstrap loader
-   * @param internalName the class
-   * @return the bytes, or null if the loader does not serve them
-   */
-  static byte[] classFileOf(ClassLoader loader, String internalName) {
-    String resource = internalName + ".class";
-    InputStream in =
-        loader == null
-            ? ClassLoader.getSystemResourceAsStream(resource)
-            : loader.getResourceAsStream(resource);
-    if (in == null) {
-      return null;
-    }
-    try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      byte[] buffer = new byte[8192];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        out.write(buffer, 0, n);
-      }
-      return out.toByteArray();
-    } catch (IOException e) {
-      return null;
-    } finally {
-      try {
-        in.close();
-      } catch (IOException ignored) {
-        // nothing to do
-      }
-    }
   }
 }
