@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.config.MethodPattern;
+import dev.weir.agent.control.ClassFiles;
 import dev.weir.agent.weave.ClassModel.MethodModel;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -151,7 +152,7 @@ final class Ancestry {
       return read.get(internalName);
     }
     ClassModel model = null;
-    byte[] classFile = WeirTransformer.classFileOf(loader, internalName);
+    byte[] classFile = ClassFiles.read(loader, internalName);
     if (classFile != null) {
       try {
         model = ClassModel.read(OpenedClassReader.of(classFile));

@@ -1,6 +1,5 @@
 package dev.weir.agent.weave;
 
-import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.ConfigLimit;
 import dev.weir.agent.config.MethodPattern;
 import dev.weir.agent.control.LimitSet;
@@ -17,12 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the weaving makes of the config file's limits ({@link LimitSet}, registered by the control
- * tier): their method patterns indexed by the classes they can name, the {@code Type+} families and
- * inherited implementations found as classes load, and each pattern's record of what it matched and
- * could not limit. One object per version of the file: {@link #next} builds the one for a reload,
- * keeping the families when the {@code Type+} types stayed and the records of the entries that kept
- * their limiter. Immutable after construction, but for what weaving notes: the {@code Type+}
- * families, the patterns' match and refusal records.
+ * tier): their method patterns indexed by the classes they can name, the {@code Type+} families
+ * ({@link TypeFamilies}) and inherited implementations found as classes load, and each pattern's
+ * record of what it matched and could not limit. One object per version of the file: {@link #next}
+ * builds the one for a reload, keeping the families when the {@code Type+} types stayed and the
+ * records of the entries that kept their limiter. Immutable after construction, but for what
+ * weaving notes: the {@code Type+} families, the patterns' match and refusal records.
  */
 final class ConfigLimits {
   static final ConfigLimits NONE = of(LimitSet.NONE);
@@ -33,34 +32,8 @@ final class ConfigLimits {
   /** The method patterns, indexed by the classes they can name. */
   private final PatternIndex index = new PatternIndex();
 
-  /**
-   * For each {@code Type+} pattern's type (internal name): the subtypes seen so far, each as {@code
-   * LOADER_ID:internal/Name} with the id of its defining loader, so that a class of the same name
-   * in another loader, which need not be a subtype, is never taken for one. A class joins when one
-   * of its direct supertypes descends from the type; the JVM loads supertypes first, so the set is
-   * complete for every class that loads after the agent started.
-   */
-  private final Map<String, Set<String>> subtypes;
-
-  /**
-   * {@link #subtypes} the other way round: for each subtype recorded ({@code
-   * LOADER_ID:internal/Name}), the {@code Type+} types (internal names) whose families it is in; so
-   * that a class finds its {@code Type+} entries with one lookup, not one per pattern. Written
-   * where {@link #subtypes} is; each array, once in the map, is never changed (a class file
-   * transformer reads them, and walking an array loads no iterator class).
-   */
-  private final ConcurrentHashMap<String, String[]> familiesByMember;
-
-  /**
-   * For each loader id, for each class looked at as resolved through that loader (internal name):
-   * the {@code Type+} types it is or descends from, most often {@link #NO_ROOTS}. Per loader, so
-   * that a class costs no key of its own, and a collected loader's classes go at once. A set once
-   * here is never changed: classes share their ancestors' sets.
-   */
-  private final ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader;
-
-  /** The roots of a class that descends from no {@code Type+} type: shared, immutable. */
-  private static final Set<String> NO_ROOTS = Collections.emptySet();
+  /** The {@code Type+} families: kept by a reload whose {@code Type+} types stayed. */
+  private final TypeFamilies families;
 
   /**
    * For each ancestor (internal name) that supplies an implementation to subtypes of a {@code
@@ -72,14 +45,6 @@ final class ConfigLimits {
    */
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom;
 
-  /**
-   * The classes known to be loaded (internal names, whatever the loader) while there are {@code
-   * Type+} patterns: each seen loading, and each found loaded by a walk over the loaded classes. A
-   * subtype whose ancestor is among them gains an override rather than wait for that ancestor to
-   * load (it has). By name: a class of that name in another loader counts too (the safe side).
-   */
-  private final Set<String> loadedNames;
-
   /** Ancestors newly in {@link #inheritedFrom}: their loaded classes are to be woven again. */
   private final Set<String> pendingAncestors =
       Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
@@ -87,26 +52,17 @@ final class ConfigLimits {
   private ConfigLimits(LimitSet registered) {
     this(
         registered,
-        new ConcurrentHashMap<String, Set<String>>(),
-        new ConcurrentHashMap<String, String[]>(),
-        new ConcurrentHashMap<Integer, Map<String, Set<String>>>(),
-        new ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>>(),
-        Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>()));
+        new TypeFamilies(),
+        new ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>>());
   }
 
   private ConfigLimits(
       LimitSet registered,
-      Map<String, Set<String>> subtypes,
-      ConcurrentHashMap<String, String[]> familiesByMember,
-      ConcurrentHashMap<Integer, Map<String, Set<String>>> rootsByLoader,
-      ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom,
-      Set<String> loadedNames) {
+      TypeFamilies families,
+      ConcurrentHashMap<String, ConcurrentHashMap<String, Set<String>>> inheritedFrom) {
     this.registered = registered;
-    this.subtypes = subtypes;
-    this.familiesByMember = familiesByMember;
-    this.rootsByLoader = rootsByLoader;
+    this.families = families;
     this.inheritedFrom = inheritedFrom;
-    this.loadedNames = loadedNames;
   }
 
   /**
@@ -132,9 +88,8 @@ final class ConfigLimits {
    */
   ConfigLimits next(LimitSet.Reload reload) {
     ConfigLimits next =
-        subtypeRoots(reload.next.entries()).equals(subtypes.keySet())
-            ? new ConfigLimits(
-                reload.next, subtypes, familiesByMember, rootsByLoader, inheritedFrom, loadedNames)
+        families.hasRoots(subtypeRoots(reload.next.entries()))
+            ? new ConfigLimits(reload.next, families, inheritedFrom)
             : new ConfigLimits(reload.next);
     next.addAll();
     for (String name : reload.kept) {
@@ -165,10 +120,7 @@ final class ConfigLimits {
               pattern, limit.name(), id, limit.origin(), limit.keyIndex(), index.all().size()));
       hasPatterns = true;
       if (pattern.subtypes()) {
-        String root = pattern.typeName().replace('.', '/');
-        if (!subtypes.containsKey(root)) {
-          subtypes.put(root, Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>()));
-        }
+        families.addRoot(pattern.typeName().replace('.', '/'));
       }
     }
   }
@@ -207,23 +159,7 @@ final class ConfigLimits {
    * @param loaderIds the numbers of the collected loaders
    */
   void forgetLoaders(Set<Integer> loaderIds) {
-    rootsByLoader.keySet().removeAll(loaderIds);
-    for (Iterator<String> i = familiesByMember.keySet().iterator(); i.hasNext(); ) {
-      if (loaderIds.contains(loaderIdOf(i.next()))) {
-        i.remove();
-      }
-    }
-    for (Set<String> family : subtypes.values()) {
-      for (Iterator<String> i = family.iterator(); i.hasNext(); ) {
-        if (loaderIds.contains(loaderIdOf(i.next()))) {
-          i.remove();
-        }
-      }
-    }
-  }
-
-  private static int loaderIdOf(String key) {
-    return Integer.parseInt(key.substring(0, key.indexOf(':')));
+    families.forgetLoaders(loaderIds);
   }
 
   /**
@@ -268,17 +204,14 @@ final class ConfigLimits {
    * and those of the types it was recorded a subtype of, in its loader.
    */
   private void addFamilies(String binaryName, ClassLoader loader, List<Entry> into) {
-    if (subtypes.isEmpty()) {
+    if (families.isEmpty()) {
       return;
     }
     String internalName = binaryName.replace('.', '/');
     if (index.isRoot(internalName)) {
       into.addAll(index.ofRoot(internalName));
     }
-    String[] recorded =
-        familiesByMember.isEmpty()
-            ? null
-            : familiesByMember.get(key(LimiterRegistry.loaderId(loader), internalName));
+    String[] recorded = families.recordedRoots(internalName, loader);
     if (recorded != null) {
       for (String root : recorded) {
         if (!root.equals(internalName)) {
@@ -310,7 +243,7 @@ final class ConfigLimits {
    */
   List<Entry> familiesOf(String binaryName, ClassLoader loader) {
     List<Entry> found = new ArrayList<Entry>(0);
-    if (subtypes.isEmpty()) {
+    if (families.isEmpty()) {
       return found;
     }
     addFamilies(binaryName, loader, found);
@@ -326,7 +259,7 @@ final class ConfigLimits {
    * @return true if it may be loaded
    */
   boolean mayBeLoaded(String internalName) {
-    return loadedNames.contains(internalName);
+    return families.mayBeLoaded(internalName);
   }
 
   /**
@@ -336,9 +269,7 @@ final class ConfigLimits {
    * @param type a loaded class
    */
   void noteLoadedName(Class<?> type) {
-    if (!subtypes.isEmpty()) {
-      loadedNames.add(type.getName().replace('.', '/'));
-    }
+    families.noteLoadedName(type);
   }
 
   /**
@@ -379,8 +310,7 @@ final class ConfigLimits {
    * @return true if it does
    */
   boolean descendsFrom(String root, String internalName, ClassLoader loader) {
-    return rootsOf(internalName, loader, knownTo(LimiterRegistry.loaderId(loader)), 0)
-        .contains(root);
+    return families.descendsFrom(root, internalName, loader);
   }
 
   /**
@@ -528,21 +458,6 @@ final class ConfigLimits {
   }
 
   /**
-   * The {@code Type+} pattern types (internal names) a loaded class is or descends from, walking
-   * loaded classes (no class file is read).
-   *
-   * @param type a loaded class
-   * @return the types; empty if none
-   */
-  Set<String> rootsOfLoaded(Class<?> type) {
-    return subtypes.isEmpty() ? NO_ROOTS : rootsOf(type);
-  }
-
-  private static String key(int loaderId, String internalName) {
-    return loaderId + ":" + internalName;
-  }
-
-  /**
    * Records the class as a subtype of every {@code Type+} type among its ancestors. The JVM hands a
    * class to the transformer before it loads the class's supertypes, so ancestors not seen yet are
    * read from their class files (through the class's loader), once each.
@@ -553,109 +468,7 @@ final class ConfigLimits {
    * @return true if it is a subtype of some {@code Type+} pattern's type
    */
   boolean noteSupertypes(String internalName, String[] directSupertypes, ClassLoader loader) {
-    int loaderId = LimiterRegistry.loaderId(loader);
-    Map<String, Set<String>> known = knownTo(loaderId);
-    Set<String> roots = ownRoot(internalName);
-    for (String supertype : directSupertypes) {
-      roots = union(roots, rootsOf(supertype, loader, known, 0));
-    }
-    return record(loaderId, internalName, known, roots);
-  }
-
-  /** What was noted of the classes resolved through the loader of this id. */
-  private Map<String, Set<String>> knownTo(int loaderId) {
-    Integer id = loaderId;
-    Map<String, Set<String>> known = rootsByLoader.get(id);
-    if (known == null) {
-      Map<String, Set<String>> made = new ConcurrentHashMap<String, Set<String>>();
-      known = rootsByLoader.putIfAbsent(id, made);
-      if (known == null) {
-        known = made;
-      }
-    }
-    return known;
-  }
-
-  /** Caches the roots of a class and adds it to their families; true if it has any. */
-  private boolean record(
-      int loaderId, String internalName, Map<String, Set<String>> known, Set<String> roots) {
-    known.put(internalName, roots);
-    loadedNames.add(internalName); // it loads (or is loaded): only its own load records it
-    if (roots.isEmpty()) {
-      return false;
-    }
-    String key = key(loaderId, internalName);
-    for (String root : roots) {
-      subtypes.get(root).add(key);
-    }
-    for (; ; ) { // a new array each time: readers walk the one they got
-      String[] before = familiesByMember.get(key);
-      String[] after = withRoots(before, roots);
-      if (after == before
-          || (before == null
-              ? familiesByMember.putIfAbsent(key, after) == null
-              : familiesByMember.replace(key, before, after))) {
-        return true;
-      }
-    }
-  }
-
-  /** {@code families} and {@code roots} together; {@code families} itself if it has them all. */
-  private static String[] withRoots(String[] families, Set<String> roots) {
-    List<String> all =
-        new ArrayList<String>(families == null ? roots.size() : families.length + roots.size());
-    if (families != null) {
-      all.addAll(java.util.Arrays.asList(families));
-    }
-    for (String root : roots) {
-      if (!all.contains(root)) {
-        all.add(root);
-      }
-    }
-    return families != null && all.size() == families.length
-        ? families
-        : all.toArray(new String[0]);
-  }
-
-  /** {@code internalName} itself, if it is a {@code Type+} pattern's type; else no roots. */
-  private Set<String> ownRoot(String internalName) {
-    return subtypes.containsKey(internalName) ? Collections.singleton(internalName) : NO_ROOTS;
-  }
-
-  /** Both sets' roots: one of them where the other adds none, else a new set (never changed). */
-  private static Set<String> union(Set<String> a, Set<String> b) {
-    if (b.isEmpty() || a.containsAll(b)) {
-      return a;
-    }
-    if (a.isEmpty()) {
-      return b;
-    }
-    Set<String> both = new java.util.HashSet<String>(a);
-    both.addAll(b);
-    return both;
-  }
-
-  /**
-   * The {@code Type+} types that {@code internalName}, as {@code loader} resolves it, is or
-   * descends from; cached per loader ({@code known}).
-   */
-  private Set<String> rootsOf(
-      String internalName, ClassLoader loader, Map<String, Set<String>> known, int depth) {
-    Set<String> cached = known.get(internalName);
-    if (cached != null) {
-      return cached;
-    }
-    Set<String> roots = ownRoot(internalName);
-    if (!internalName.equals("java/lang/Object") && depth < 64) {
-      byte[] classFile = WeirTransformer.classFileOf(loader, internalName);
-      if (classFile != null) {
-        for (String supertype : ClassHeader.supertypes(classFile)) {
-          roots = union(roots, rootsOf(supertype, loader, known, depth + 1));
-        }
-      }
-    }
-    known.put(internalName, roots);
-    return roots;
+    return families.noteSupertypes(internalName, directSupertypes, loader);
   }
 
   /**
@@ -667,19 +480,7 @@ final class ConfigLimits {
    * @return true if one of them is a {@code Type+} pattern's type
    */
   boolean anyRootAmong(Class<?>[] loaded) {
-    if (subtypes.isEmpty()) {
-      return false;
-    }
-    Set<String> roots = new java.util.HashSet<String>();
-    for (String root : subtypes.keySet()) {
-      roots.add(root.replace('/', '.'));
-    }
-    for (Class<?> type : loaded) {
-      if (roots.contains(type.getName())) {
-        return true;
-      }
-    }
-    return false;
+    return families.anyRootAmong(loaded);
   }
 
   /**
@@ -690,38 +491,11 @@ final class ConfigLimits {
    * @return true if it is a subtype of some {@code Type+} pattern's type
    */
   boolean noteLoaded(Class<?> type) {
-    if (subtypes.isEmpty()) {
-      return false;
-    }
-    int loaderId = LimiterRegistry.loaderId(type.getClassLoader());
-    return record(loaderId, internalNameOf(type), knownTo(loaderId), rootsOf(type));
-  }
-
-  private static String internalNameOf(Class<?> type) {
-    return type.getName().replace('.', '/');
-  }
-
-  /** As {@link #rootsOf(String, ClassLoader, Map, int)}, walking loaded classes, not files. */
-  private Set<String> rootsOf(Class<?> type) {
-    String internalName = internalNameOf(type);
-    Map<String, Set<String>> known = knownTo(LimiterRegistry.loaderId(type.getClassLoader()));
-    Set<String> cached = known.get(internalName);
-    if (cached != null) {
-      return cached;
-    }
-    Set<String> roots = ownRoot(internalName);
-    if (type.getSuperclass() != null) {
-      roots = union(roots, rootsOf(type.getSuperclass()));
-    }
-    for (Class<?> implemented : type.getInterfaces()) {
-      roots = union(roots, rootsOf(implemented));
-    }
-    known.put(internalName, roots);
-    return roots;
+    return families.noteLoaded(type);
   }
 
   boolean hasSubtypePatterns() {
-    return !subtypes.isEmpty();
+    return !families.isEmpty();
   }
 
   /**

@@ -322,6 +322,35 @@ final class LimitPrologue {
     @Override
     public void visitCode() {
       super.visitCode();
+      acquire();
+      Label proceed = new Label();
+      mv.visitInsn(Opcodes.DUP2);
+      mv.visitInsn(Opcodes.LCONST_0);
+      mv.visitInsn(Opcodes.LCMP);
+      mv.visitJumpInsn(Opcodes.IFEQ, proceed);
+      mv.visitVarInsn(Opcodes.LSTORE, result);
+      if (nesting) {
+        clearCell(); // the body will not run; a fallback is a call of its own
+      }
+      if (fallback == null) {
+        newException(result);
+        mv.visitInsn(Opcodes.ATHROW);
+      } else {
+        callFallback(result);
+      }
+      mv.visitLabel(proceed);
+      if (frames) {
+        proceedFrame();
+      }
+      mv.visitInsn(Opcodes.POP2); // also keeps the body's first frame off this offset
+    }
+
+    /**
+     * Calls the bridge's acquire, which leaves its result on the stack: a long, 0 to proceed. A
+     * nesting prologue enters the limiter first and keeps the cell in its local, inside the range
+     * its catch-all covers.
+     */
+    private void acquire() {
       mv.visitLdcInsn(limiterId);
       if (keyIndex >= 0) {
         pushKey();
@@ -359,33 +388,21 @@ final class LimitPrologue {
             keyIndex >= 0 ? "(ILjava/lang/String;)J" : "(I)J",
             false);
       }
-      Label proceed = new Label();
-      mv.visitInsn(Opcodes.DUP2);
-      mv.visitInsn(Opcodes.LCONST_0);
-      mv.visitInsn(Opcodes.LCMP);
-      mv.visitJumpInsn(Opcodes.IFEQ, proceed);
-      mv.visitVarInsn(Opcodes.LSTORE, result);
+    }
+
+    /**
+     * The frame where the body starts, the acquire's result still on the stack: the entry frame
+     * plus a long, with the cell among the locals for a nesting prologue.
+     */
+    private void proceedFrame() {
+      Object[] onStack = {Opcodes.LONG};
       if (nesting) {
-        clearCell(); // the body will not run; a fallback is a call of its own
-      }
-      if (fallback == null) {
-        newException(result);
-        mv.visitInsn(Opcodes.ATHROW);
+        bodyLocals = initialLocals();
+        Object[] locals = withCell(bodyLocals);
+        mv.visitFrame(Opcodes.F_FULL, locals.length, locals, 1, onStack);
       } else {
-        callFallback(result);
+        mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, onStack);
       }
-      mv.visitLabel(proceed);
-      if (frames) {
-        Object[] onStack = {Opcodes.LONG};
-        if (nesting) {
-          bodyLocals = initialLocals();
-          Object[] locals = withCell(bodyLocals);
-          mv.visitFrame(Opcodes.F_FULL, locals.length, locals, 1, onStack);
-        } else {
-          mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, onStack);
-        }
-      }
-      mv.visitInsn(Opcodes.POP2); // also keeps the body's first frame off this offset
     }
 
     /** Pushes {@code String.valueOf} of the key argument (arrays by content). */

@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.config.MethodPattern;
+import dev.weir.agent.control.ClassFiles;
 import dev.weir.agent.weave.ClassModel.MethodModel;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -127,8 +128,7 @@ final class NearMatch {
 
   /** The declared method whose name is closest to the pattern's method part, or null. */
   private static String closestMethod(MethodPattern pattern, Class<?> type) {
-    byte[] classFile =
-        WeirTransformer.classFileOf(type.getClassLoader(), type.getName().replace('.', '/'));
+    byte[] classFile = ClassFiles.read(type.getClassLoader(), type.getName().replace('.', '/'));
     if (classFile == null) {
       return null;
     }

@@ -3,6 +3,7 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.CallDepth;
+import dev.weir.agent.control.ClassFiles;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
@@ -233,8 +234,7 @@ final class ServletGate implements ClassFileTransformer {
         || !instrumentation.isModifiableClass(type)) {
       return false;
     }
-    byte[] classFile =
-        WeirTransformer.classFileOf(loader, type.getName().replace('.', '/')); // as it loaded
+    byte[] classFile = ClassFiles.read(loader, type.getName().replace('.', '/')); // as it loaded
     // the interface's name as a whole constant-pool entry (tag 1, length), and the descriptor
     return classFile != null
         && (SERVICE_DESCRIPTOR.in(classFile)

@@ -3,6 +3,7 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
+import dev.weir.agent.control.ClassFiles;
 import dev.weir.agent.weave.ClassModel.MethodModel;
 import dev.weir.agent.weave.LimitWeaver.AddedOverride;
 import dev.weir.agent.weave.LimitWeaver.Placement;
@@ -240,8 +241,7 @@ final class Weaver {
   void warmUp() {
     try {
       byte[] classFile =
-          WeirTransformer.classFileOf(
-              Weaver.class.getClassLoader(), WarmUp.class.getName().replace('.', '/'));
+          ClassFiles.read(Weaver.class.getClassLoader(), WarmUp.class.getName().replace('.', '/'));
       if (classFile == null) {
         throw new IllegalStateException("the agent serves no class file of " + WarmUp.class);
       }
@@ -343,82 +343,100 @@ final class Weaver {
    * @throws IllegalStateException if a planned method is not in the class file
    */
   private static byte[] writeOnce(
-      ClassReader reader,
-      final Plan plan,
-      final Map<String, Integer> maxLocals,
-      boolean freshPool) {
+      ClassReader reader, Plan plan, Map<String, Integer> maxLocals, boolean freshPool) {
     // copies the pool, and unchanged methods as bytes
     ClassWriter writer = freshPool ? new ClassWriter(0) : new ClassWriter(reader, 0);
-    final String superName = reader.getSuperName();
-    final String owner = reader.getClassName();
-    final boolean ownerIsInterface = (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0;
-    final Map<String, LimitPrologue> pending = new HashMap<String, LimitPrologue>(plan.prologues);
-    reader.accept(
-        new ClassVisitor(OpenedClassReader.ASM_API, writer) {
-          @Override
-          public MethodVisitor visitMethod(
-              int access, String name, String descriptor, String signature, String[] exceptions) {
-            String key = name + descriptor;
-            LimitPrologue prologue = pending.remove(key);
-            if (prologue == null && plan.movedUnlimited.contains(key)) {
-              MethodVisitor wrapper =
-                  super.visitMethod(
-                      access & ~Opcodes.ACC_NATIVE, name, descriptor, signature, exceptions);
-              MethodVisitor body =
-                  super.visitMethod(
-                      movedAccess(access), MOVED_PREFIX + name, descriptor, signature, exceptions);
-              return new MovedUnlimited(
-                  wrapper,
-                  body,
-                  owner,
-                  ownerIsInterface,
-                  new MethodModel(access, name, descriptor));
-            }
-            if (prologue == null) {
-              return super.visitMethod(access, name, descriptor, signature, exceptions);
-            }
-            String closed = plan.failClosed.get(key);
-            if (closed != null) {
-              MethodVisitor mv =
-                  super.visitMethod(
-                      access & ~Opcodes.ACC_NATIVE, name, descriptor, signature, exceptions);
-              return new FailClosed(mv, prologue, closed);
-            }
-            if (plan.moved.contains(key)) {
-              MethodVisitor wrapper =
-                  super.visitMethod(
-                      access & ~Opcodes.ACC_NATIVE, name, descriptor, signature, exceptions);
-              MethodVisitor body =
-                  super.visitMethod(
-                      movedAccess(access), MOVED_PREFIX + name, descriptor, signature, exceptions);
-              return new Moved(wrapper, body, prologue);
-            }
-            MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-            Integer bodyMaxLocals = maxLocals.get(key);
-            return prologue.wrap(mv, bodyMaxLocals == null ? 0 : bodyMaxLocals);
-          }
-
-          @Override
-          public void visitEnd() {
-            for (AddedOverride added : plan.overrides.values()) {
-              MethodModel m = added.method;
-              MethodVisitor mv =
-                  super.visitMethod(m.access, m.name, m.descriptor, m.signature, m.exceptions);
-              if (added.prologue != null) {
-                added.prologue.writeOverride(mv, superName);
-              } else {
-                LimitPrologue.writePlainOverride(mv, m, superName);
-              }
-              mv.visitEnd();
-            }
-            super.visitEnd();
-          }
-        },
-        0);
-    if (!pending.isEmpty()) { // both passes read the same bytes: this is a bug of the agent's
-      throw new IllegalStateException("planned methods not found: " + pending.keySet());
+    PlannedCopy copy = new PlannedCopy(writer, reader, plan, maxLocals);
+    reader.accept(copy, 0);
+    if (!copy.pending.isEmpty()) { // both passes read the same bytes: this is a bug of the agent's
+      throw new IllegalStateException("planned methods not found: " + copy.pending.keySet());
     }
     return writer.toByteArray();
+  }
+
+  /**
+   * The second pass: copies a class as its plan says, each method in the plan with its prologue
+   * written in place, moved behind a wrapper, or failing closed; the planned overrides added at the
+   * end. One copy per {@link #writeOnce}, on one thread.
+   */
+  private static final class PlannedCopy extends ClassVisitor {
+    private final Plan plan;
+    private final Map<String, Integer> maxLocals;
+    private final String superName;
+    private final String owner;
+    private final boolean ownerIsInterface;
+
+    /** The planned prologues whose method has not been met yet. */
+    final Map<String, LimitPrologue> pending;
+
+    PlannedCopy(ClassWriter writer, ClassReader reader, Plan plan, Map<String, Integer> maxLocals) {
+      super(OpenedClassReader.ASM_API, writer);
+      this.plan = plan;
+      this.maxLocals = maxLocals;
+      this.superName = reader.getSuperName();
+      this.owner = reader.getClassName();
+      this.ownerIsInterface = (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0;
+      this.pending = new HashMap<String, LimitPrologue>(plan.prologues);
+    }
+
+    @Override
+    public MethodVisitor visitMethod(
+        int access, String name, String descriptor, String signature, String[] exceptions) {
+      String key = name + descriptor;
+      LimitPrologue prologue = pending.remove(key);
+      if (prologue == null && plan.movedUnlimited.contains(key)) {
+        MethodVisitor wrapper = withCode(access, name, descriptor, signature, exceptions);
+        MethodVisitor body = movedBody(access, name, descriptor, signature, exceptions);
+        return new MovedUnlimited(
+            wrapper, body, owner, ownerIsInterface, new MethodModel(access, name, descriptor));
+      }
+      if (prologue == null) {
+        return super.visitMethod(access, name, descriptor, signature, exceptions);
+      }
+      String closed = plan.failClosed.get(key);
+      if (closed != null) {
+        MethodVisitor mv = withCode(access, name, descriptor, signature, exceptions);
+        return new FailClosed(mv, prologue, closed);
+      }
+      if (plan.moved.contains(key)) {
+        MethodVisitor wrapper = withCode(access, name, descriptor, signature, exceptions);
+        MethodVisitor body = movedBody(access, name, descriptor, signature, exceptions);
+        return new Moved(wrapper, body, prologue);
+      }
+      MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+      Integer bodyMaxLocals = maxLocals.get(key);
+      return prologue.wrap(mv, bodyMaxLocals == null ? 0 : bodyMaxLocals);
+    }
+
+    /** The method under its own name, native no longer: its code is written here. */
+    private MethodVisitor withCode(
+        int access, String name, String descriptor, String signature, String[] exceptions) {
+      return super.visitMethod(
+          access & ~Opcodes.ACC_NATIVE, name, descriptor, signature, exceptions);
+    }
+
+    /** The private method a moved method's body goes to, named {@link #MOVED_PREFIX} + its name. */
+    private MethodVisitor movedBody(
+        int access, String name, String descriptor, String signature, String[] exceptions) {
+      return super.visitMethod(
+          movedAccess(access), MOVED_PREFIX + name, descriptor, signature, exceptions);
+    }
+
+    @Override
+    public void visitEnd() {
+      for (AddedOverride added : plan.overrides.values()) {
+        MethodModel m = added.method;
+        MethodVisitor mv =
+            super.visitMethod(m.access, m.name, m.descriptor, m.signature, m.exceptions);
+        if (added.prologue != null) {
+          added.prologue.writeOverride(mv, superName);
+        } else {
+          LimitPrologue.writePlainOverride(mv, m, superName);
+        }
+        mv.visitEnd();
+      }
+      super.visitEnd();
+    }
   }
 
   /**

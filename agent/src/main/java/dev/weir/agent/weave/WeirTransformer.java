@@ -3,22 +3,16 @@ package dev.weir.agent.weave;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.CallDepth;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The class file transformer the agent installs: a cheap filter in front of the {@link Weaver}.
@@ -45,9 +39,7 @@ final class WeirTransformer implements ClassFileTransformer {
   /** {@code java.*} cannot be defined by applications; the agent never weaves itself. */
   private static final String[] SKIPPED_PREFIXES = {"java/", "dev/weir/agent/"};
 
-  private static final String OWN_PREFIX = "dev/weir/agent/";
-
-  private static final int RETRANSFORM_BATCH = 500;
+  static final String OWN_PREFIX = "dev/weir/agent/";
 
   private final Callable<Weaver> weaverFactory;
 
@@ -55,6 +47,9 @@ final class WeirTransformer implements ClassFileTransformer {
   private volatile ConfigLimits config;
 
   private final ModuleEdges modules;
+
+  /** Has the JVM weave loaded classes again, through this transformer. */
+  private final Retransformer retransformer = new Retransformer(this);
 
   /** Per thread: 1 while this transformer weaves on it (a plain cell, cleared without a call). */
   private static final ThreadLocal<int[]> TRANSFORMING =
@@ -194,9 +189,6 @@ final class WeirTransformer implements ClassFileTransformer {
   void loadedNames(LoadedNames names) {
     loadedNames = names;
   }
-
-  /** Whether a thread of Weir's is weaving ancestors again ({@link #weaveAncestorsLater}). */
-  private final AtomicBoolean ancestorsScheduled = new AtomicBoolean();
 
   /**
    * Whether the JVM calls this transformer when classes are retransformed.
@@ -551,69 +543,20 @@ final class WeirTransformer implements ClassFileTransformer {
   int retransformLoaded(Instrumentation instrumentation, boolean scanAnnotations) {
     Set<String> names = Collections.newSetFromMap(new ConcurrentHashMap<String, Boolean>());
     wovenNames = names;
-    retransformWhere(instrumentation, scanAnnotations, null);
+    retransformer.retransformWhere(instrumentation, scanAnnotations, null);
     wovenNames = null;
     return names.size();
   }
 
   /**
-   * Retransforms the loaded classes of the ancestors that subtypes of a {@code Type+} pattern's
-   * type were found to inherit implementations from, since the last time: their methods are then
-   * limited in place for instances of the type ({@link ConfigLimits#inheritFrom}). An ancestor not
-   * loaded yet is woven when it loads.
-   *
-   * @param instrumentation the JVM's instrumentation
-   * @param loaded the loaded classes, or null to ask the JVM
-   * @return the number of classes retransformed
-   */
-  int retransformPendingAncestors(Instrumentation instrumentation, Class<?>[] loaded) {
-    int count = 0;
-    for (Set<String> names = config.takePendingAncestors();
-        !names.isEmpty();
-        names = config.takePendingAncestors()) {
-      Class<?>[] all = loaded != null ? loaded : instrumentation.getAllLoadedClasses();
-      loaded = null; // a second round (ancestors found while weaving these) looks again
-      List<Class<?>> batch = new ArrayList<Class<?>>();
-      for (Class<?> type : all) {
-        if (names.contains(type.getName()) && instrumentation.isModifiableClass(type)) {
-          batch.add(type);
-          count++;
-        }
-        if (batch.size() == RETRANSFORM_BATCH) {
-          retransform(instrumentation, batch);
-        }
-      }
-      retransform(instrumentation, batch);
-    }
-    return count;
-  }
-
-  /**
-   * {@link #retransformPendingAncestors} on a thread of Weir's: from a class being loaded, whose
-   * ancestor is loaded already, the JVM cannot retransform.
+   * Weaves the pending ancestors on a thread of Weir's ({@link Retransformer#weaveAncestorsLater}),
+   * once installed retransformation-capable.
    */
   private void weaveAncestorsLater() {
-    final Instrumentation inst = instrumentation;
-    if (inst == null || !retransforms || !ancestorsScheduled.compareAndSet(false, true)) {
-      return;
+    Instrumentation inst = instrumentation;
+    if (inst != null && retransforms) {
+      retransformer.weaveAncestorsLater(inst);
     }
-    AgentThreads.start(
-        new Runnable() {
-          @Override
-          public void run() {
-            try {
-              do {
-                retransformPendingAncestors(inst, null);
-                ancestorsScheduled.set(false);
-              } while (config.hasPendingAncestors()
-                  && ancestorsScheduled.compareAndSet(false, true));
-            } catch (Throwable t) {
-              ancestorsScheduled.set(false);
-              AgentLog.error("could not weave the ancestors of a Type+ pattern's subtypes: " + t);
-            }
-          }
-        },
-        "weir-ancestors");
   }
 
   /**
@@ -625,87 +568,7 @@ final class WeirTransformer implements ClassFileTransformer {
    * @return the number of classes retransformed
    */
   int retransformForReload(Instrumentation instrumentation, ConfigLimits previous) {
-    return retransformWhere(instrumentation, false, previous);
-  }
-
-  /**
-   * Retransforms, in batches, the loaded classes the patterns may match (the current ones, and
-   * {@code previous} unless null), and with {@code scanAnnotations} those that mention a limit.
-   *
-   * @return the number of classes retransformed
-   */
-  private int retransformWhere(
-      Instrumentation instrumentation, boolean scanAnnotations, ConfigLimits previous) {
-    ConfigLimits limits = config;
-    List<Class<?>> batch = new ArrayList<Class<?>>();
-    int count = 0;
-    Class<?>[] loaded = instrumentation.getAllLoadedClasses();
-    // a Type+ type not loaded yet has no loaded subtype: no walk up each loaded class's ancestors
-    boolean subtypes = limits.anyRootAmong(loaded);
-    boolean previousSubtypes = previous != null && previous.anyRootAmong(loaded);
-    for (Class<?> type : loaded) {
-      if (type.isArray() || type.isPrimitive()) {
-        continue;
-      }
-      limits.noteLoadedName(type); // a Type+ subtype loading later gains an override instead
-      if (!instrumentation.isModifiableClass(type)) {
-        continue;
-      }
-      String internalName = type.getName().replace('.', '/');
-      if (internalName.startsWith(OWN_PREFIX)) {
-        continue;
-      }
-      boolean candidate =
-          patternsMayMatch(limits, subtypes, type)
-              || previous != null && patternsMayMatch(previous, previousSubtypes, type);
-      if (!candidate && scanAnnotations && !isSkipped(internalName)) {
-        byte[] classFile = classFileOf(type, internalName);
-        candidate = classFile == null || mentionsLimit(internalName, classFile);
-      }
-      if (candidate) {
-        batch.add(type);
-        count++;
-      }
-      if (batch.size() == RETRANSFORM_BATCH) {
-        retransform(instrumentation, batch);
-      }
-    }
-    retransform(instrumentation, batch);
-    return count + retransformPendingAncestors(instrumentation, null);
-  }
-
-  private static boolean patternsMayMatch(ConfigLimits limits, boolean subtypes, Class<?> type) {
-    return limits.hasPatterns()
-        && (subtypes && limits.noteLoaded(type)
-            || limits.mayMatchType(type.getName(), type.getClassLoader()));
-  }
-
-  /**
-   * Retransforms the classes, in one call; if that fails, one by one, so that one failure leaves
-   * the others woven. What the coverage record staged for each is applied once the JVM takes it.
-   */
-  private void retransform(Instrumentation instrumentation, List<Class<?>> batch) {
-    if (batch.isEmpty()) {
-      return;
-    }
-    Coverage coverage = coverage();
-    Class<?>[] classes = batch.toArray(new Class<?>[0]);
-    try {
-      instrumentation.retransformClasses(classes);
-      coverage.commit(classes);
-    } catch (Throwable batchFailed) {
-      for (Class<?> type : classes) {
-        try {
-          instrumentation.retransformClasses(type);
-          coverage.commit(type);
-        } catch (Throwable t) {
-          coverage.discard(type);
-          AgentLog.error(
-              "could not retransform " + type.getName() + " (it keeps its old code): " + t);
-        }
-      }
-    }
-    batch.clear();
+    return retransformer.retransformWhere(instrumentation, false, previous);
   }
 
   /**
@@ -763,7 +626,7 @@ final class WeirTransformer implements ClassFileTransformer {
     return false;
   }
 
-  private static boolean isSkipped(String internalName) {
+  static boolean isSkipped(String internalName) {
     for (String prefix : SKIPPED_PREFIXES) {
       if (internalName.startsWith(prefix)) {
         return true;
@@ -845,43 +708,5 @@ final class WeirTransformer implements ClassFileTransformer {
       }
     }
     return w;
-  }
-
-  private static byte[] classFileOf(Class<?> type, String internalName) {
-    return classFileOf(type.getClassLoader(), internalName);
-  }
-
-  /**
-   * Reads a class file as its loader serves it.
-   *
-   * @param loader the loader; null for the bootstrap loader
-   * @param internalName the class
-   * @return the bytes, or null if the loader does not serve them
-   */
-  static byte[] classFileOf(ClassLoader loader, String internalName) {
-    String resource = internalName + ".class";
-    InputStream in =
-        loader == null
-            ? ClassLoader.getSystemResourceAsStream(resource)
-            : loader.getResourceAsStream(resource);
-    if (in == null) {
-      return null;
-    }
-    try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      byte[] buffer = new byte[8192];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        out.write(buffer, 0, n);
-      }
-      return out.toByteArray();
-    } catch (IOException e) {
-      return null;
-    } finally {
-      try {
-        in.close();
-      } catch (IOException ignored) {
-        // nothing to do
-      }
-    }
   }
 }
