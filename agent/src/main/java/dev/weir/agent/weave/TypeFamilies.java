@@ -175,17 +175,6 @@ final class TypeFamilies {
         .contains(root);
   }
 
-  /**
-   * The {@code Type+} pattern types (internal names) a loaded class is or descends from, walking
-   * loaded classes (no class file is read).
-   *
-   * @param type a loaded class
-   * @return the types; empty if none
-   */
-  Set<String> rootsOfLoaded(Class<?> type) {
-    return subtypes.isEmpty() ? NO_ROOTS : rootsOf(type);
-  }
-
   private static String key(int loaderId, String internalName) {
     return loaderId + ":" + internalName;
   }
