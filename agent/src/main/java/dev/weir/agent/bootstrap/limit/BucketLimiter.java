@@ -9,6 +9,7 @@ import dev.weir.agent.bootstrap.core.GcraBucket;
 import dev.weir.agent.bootstrap.core.KeyDigest;
 import dev.weir.agent.bootstrap.core.KeySweeper;
 import dev.weir.agent.bootstrap.core.KeyedBuckets;
+import dev.weir.agent.bootstrap.core.LimitRules;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
@@ -808,20 +809,13 @@ public final class BucketLimiter extends Limiter {
     if (per == null) {
       return "'" + name() + "': the rate needs a time unit";
     }
-    double perSecond = GcraBucket.perSecond(rate, per);
-    if (!(rate > 0) || Double.isInfinite(rate) || !(perSecond > 0)) {
-      return "'" + name() + "': Rate must be > 0 and finite, was " + rate;
+    String broken = LimitRules.rate(rate, per);
+    if (broken != null) {
+      return "'" + name() + "': Rate " + broken;
     }
-    if (capacity < 1) {
-      return "'" + name() + "': Capacity must be >= 1, was " + capacity;
-    }
-    if (capacity < permits) {
-      return "'"
-          + name()
-          + "': Capacity must be at least the permits each call takes ("
-          + permits
-          + "), was "
-          + capacity;
+    broken = LimitRules.liveCapacity(capacity, permits);
+    if (broken != null) {
+      return "'" + name() + "': Capacity " + broken;
     }
     if (cluster != null) {
       String problem = bucket.reshaped(rate, per, capacity).sharedProblem(permits);
