@@ -236,14 +236,20 @@ public final class GcraBucket extends BucketState {
     if (discipline == null || per == null) {
       throw new IllegalArgumentException("discipline and per are required");
     }
-    if (!(rate > 0) || Double.isInfinite(rate)) {
-      throw new IllegalArgumentException("rate must be > 0 and finite, was " + rate);
+    // the rules of LimitRules; the rate's with no unit, as a bucket takes any rate its exact
+    // arithmetic can hold (one too small per second is the callers' to refuse)
+    String broken = LimitRules.rate(rate, null);
+    if (broken != null) {
+      throw new IllegalArgumentException("rate " + broken);
     }
-    if (capacity < 1) {
-      throw new IllegalArgumentException("capacity must be >= 1, was " + capacity);
+    broken = LimitRules.liveCapacity(capacity, 1);
+    if (broken != null) {
+      throw new IllegalArgumentException("capacity " + broken);
     }
-    if (maxWaitNanos < 0) {
-      throw new IllegalArgumentException("maxWaitNanos must be >= 0, was " + maxWaitNanos);
+    // a wait's rule is the same in any unit
+    broken = LimitRules.maxWaitMillis(maxWaitNanos, String.valueOf(maxWaitNanos));
+    if (broken != null) {
+      throw new IllegalArgumentException("maxWaitNanos " + broken);
     }
     return new GcraBucket(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos, 0);
   }

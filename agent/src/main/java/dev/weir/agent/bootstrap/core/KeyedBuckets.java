@@ -1,6 +1,5 @@
 package dev.weir.agent.bootstrap.core;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -318,32 +317,45 @@ public final class KeyedBuckets {
         }
         continue;
       }
-      BucketState fresh = t.bucket.newState(nowNanos);
-      BucketState prior = null;
-      boolean inserted = false;
-      try {
-        t.inserters.incrementAndGet();
-        try {
-          if (current == t) {
-            prior = t.map.putIfAbsent(key, fresh);
-            inserted = prior == null;
-          }
-        } finally {
-          t.inserters.decrementAndGet();
-        }
-        if (inserted) {
-          inserted(nowNanos, key);
-          return fresh;
-        }
-      } finally {
-        pending.decrementAndGet();
-      }
-      keys.decrementAndGet();
-      if (prior != null && prior.fullAt != GcraBucket.RETIRED) {
-        return prior;
+      BucketState made = insert(t, key, nowNanos);
+      if (made != null) {
+        return made;
       }
       // the table was replaced meanwhile, or the prior state is being retired: look again
     }
+  }
+
+  /**
+   * Inserts a new state for {@code key} into {@code t}, for a caller that has taken a place in
+   * {@link #keys} and in {@link #pending}: leaves {@code pending} in any case, and gives its place
+   * in {@code keys} back unless it inserted the state. Never blocks.
+   *
+   * @return the new state; the live state another caller inserted first; or null if {@code t} is no
+   *     longer current or the state found is being retired (look again)
+   */
+  private BucketState insert(Table t, String key, long nowNanos) {
+    BucketState fresh = t.bucket.newState(nowNanos);
+    BucketState prior = null;
+    boolean inserted = false;
+    try {
+      t.inserters.incrementAndGet();
+      try {
+        if (current == t) {
+          prior = t.map.putIfAbsent(key, fresh);
+          inserted = prior == null;
+        }
+      } finally {
+        t.inserters.decrementAndGet();
+      }
+      if (inserted) {
+        inserted(nowNanos, key);
+        return fresh;
+      }
+    } finally {
+      pending.decrementAndGet();
+    }
+    keys.decrementAndGet();
+    return prior != null && prior.fullAt != GcraBucket.RETIRED ? prior : null;
   }
 
   /**
@@ -419,6 +431,15 @@ public final class KeyedBuckets {
   }
 
   /**
+   * A heap of the idle instants of the states of {@code t}, and of the table it drains, if any;
+   * dropping the states idle now. Called under the lock.
+   */
+  private IdleHeap idleHeapOf(Table t, long nowNanos) {
+    Table previous = t.previous;
+    return IdleHeap.of(previous == null ? null : previous.map, t.map, nowNanos, keys);
+  }
+
+  /**
    * Waits, under the lock, up to a millisecond for an inserter to add its key's entry. The lock is
    * released meanwhile, as the inserter needs it.
    *
@@ -455,14 +476,14 @@ public final class KeyedBuckets {
         return 0;
       }
       if (idle == null) {
-        idle = IdleHeap.of(current, nowNanos, keys); // drops idle keys as it goes
+        idle = idleHeapOf(current, nowNanos); // drops idle keys as it goes
         refuseExact = false;
         if (keys.get() < maxKeys) {
           return 0;
         }
       }
       for (int waits = 0; ; ) {
-        if (idle.size == 0) { // held keys are being inserted: their entries follow at once
+        if (idle.size() == 0) { // held keys are being inserted: their entries follow at once
           if (pending.get() == 0 || waits++ == MAX_LOOKS || !awaitEntry()) {
             return MIN_BOUND_RETRY_NANOS;
           }
@@ -709,8 +730,8 @@ public final class KeyedBuckets {
         if (entryWaiters > 0) {
           lock.notifyAll();
         }
-        if (idle.size > 2 * keys.get() + 64) {
-          idle = IdleHeap.of(current, nowNanos, keys); // entries of keys dropped since
+        if (idle.size() > 2 * keys.get() + 64) {
+          idle = idleHeapOf(current, nowNanos); // entries of keys dropped since
         }
       }
     }
@@ -765,127 +786,5 @@ public final class KeyedBuckets {
    */
   int currentPeak() {
     return Math.max(current.peak, current.map.size());
-  }
-
-  /**
-   * A binary min-heap of (instant in nanoseconds, key), ordered by wrapping comparison of the
-   * instants like {@link System#nanoTime()}: lower bounds on when held keys go idle. Guarded by the
-   * table's lock; two parallel arrays, so an entry costs 12 bytes (8 with compressed references and
-   * the key shared with the table).
-   */
-  static final class IdleHeap {
-    long[] at = new long[16];
-    String[] key = new String[16];
-    int size;
-
-    /**
-     * Builds the heap in one pass, dropping the states idle now as it goes. During a shrink, the
-     * old table is read first: a state a mover claimed there (its copy may reach the new table
-     * after the pass has read it) keeps its key's entry, at {@code nowNanos}, a lower bound.
-     *
-     * @param current the current table, and through it the one a shrink is draining
-     * @param nowNanos the clock's reading
-     * @param keys the key count, decremented for each state dropped
-     */
-    static IdleHeap of(Table current, long nowNanos, AtomicInteger keys) {
-      IdleHeap heap = new IdleHeap();
-      Table previous = current.previous;
-      if (previous != null) {
-        heap.addAll(previous.map, nowNanos, keys);
-      }
-      heap.addAll(current.map, nowNanos, keys);
-      for (int i = heap.size / 2 - 1; i >= 0; i--) {
-        heap.down(i);
-      }
-      return heap;
-    }
-
-    private void addAll(Map<String, BucketState> map, long nowNanos, AtomicInteger keys) {
-      for (Map.Entry<String, BucketState> e : map.entrySet()) {
-        BucketState s = e.getValue();
-        long ahead = s.bucket.retireIfIdle(s, nowNanos);
-        if (ahead == 0) {
-          if (map.remove(e.getKey(), s)) {
-            keys.decrementAndGet();
-          }
-        } else if (ahead > 0) {
-          add(nowNanos + s.bucket.toNanosCeil(ahead), e.getKey());
-        } else {
-          add(nowNanos, e.getKey()); // retired by another: moved (its copy lives on), or dropped
-        }
-      }
-    }
-
-    private void add(long instant, String k) {
-      if (size == at.length) {
-        at = Arrays.copyOf(at, size * 2);
-        key = Arrays.copyOf(key, size * 2);
-      }
-      at[size] = instant;
-      key[size] = k;
-      size++;
-    }
-
-    void push(long instant, String k) {
-      add(instant, k);
-      int i = size - 1;
-      while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (at[parent] - at[i] <= 0) {
-          break;
-        }
-        swap(i, parent);
-        i = parent;
-      }
-    }
-
-    long topAt() {
-      return at[0];
-    }
-
-    String topKey() {
-      return key[0];
-    }
-
-    void pop() {
-      size--;
-      at[0] = at[size];
-      key[0] = key[size];
-      key[size] = null;
-      down(0);
-    }
-
-    void replaceTop(long instant, String k) {
-      at[0] = instant;
-      key[0] = k;
-      down(0);
-    }
-
-    private void down(int i) {
-      for (; ; ) {
-        int least = i;
-        int left = 2 * i + 1;
-        if (left < size && at[left] - at[least] < 0) {
-          least = left;
-        }
-        if (left + 1 < size && at[left + 1] - at[least] < 0) {
-          least = left + 1;
-        }
-        if (least == i) {
-          return;
-        }
-        swap(i, least);
-        i = least;
-      }
-    }
-
-    private void swap(int i, int j) {
-      long a = at[i];
-      at[i] = at[j];
-      at[j] = a;
-      String k = key[i];
-      key[i] = key[j];
-      key[j] = k;
-    }
   }
 }

@@ -8,20 +8,9 @@ import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.bootstrap.limit.Reservation;
 import dev.weir.agent.bootstrap.limit.WeirBridge;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UnsupportedEncodingException;
-import java.io.Writer;
 import java.lang.invoke.MethodHandle;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.security.Principal;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Enumeration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * The limit at the entrance of every web application (docs/web-apps.md): what the prologue woven
@@ -49,9 +38,9 @@ import java.util.Set;
  * request they limit gets the entrance's permits back ({@link HttpPassage}), so it is charged by
  * none. A request that meets no filter is decided whole at its servlet.
  *
- * <p><b>Once per request.</b> A request is matched on the path it arrived with, inside the
- * application, as the container decoded and normalised it ({@code getServletPath() +
- * getPathInfo()}; for a forward or an async dispatch, the original path the container keeps in
+ * <p><b>Once per request.</b> A request is matched ({@link RequestMatch}) on the path it arrived
+ * with, inside the application, as the container decoded and normalised it ({@code getServletPath()
+ * + getPathInfo()}; for a forward or an async dispatch, the original path the container keeps in
  * {@code *.forward.*} and {@code *.async.*} attributes), and, where the container left dot segments
  * or path parameters in it, on its normalised forms too ({@link PathPattern#otherForms}). The
  * entrance marks it with the attribute {@value #COUNTED}, matched or not, and every later filter,
@@ -70,17 +59,18 @@ import java.util.Set;
  * them ({@link HttpPassage}, {@link HttpWaits}). An answer a filter gives before the request's slot
  * is held until it if not sent yet.
  *
- * <p><b>The answer</b> is written directly, never through {@code sendError} (which would run the
- * application's error pages): the {@code http.status} (429 by default), {@code Retry-After} in
- * whole seconds rounded up and at least 1, and a one-line {@code text/plain} body naming the limit,
- * with a {@code Content-Length} so the connection stays open. A request refused because the JVM is
- * shutting down ({@code drainOnExit}) gets 503 and no {@code Retry-After}. Nothing is logged per
- * request. A request whose limit cannot be applied (the application's request wrapper throws, say)
- * is refused with an {@link IllegalStateException} naming the entry: the container answers 500.
+ * <p><b>The answer</b> ({@link LimitedAnswer}) is written directly, never through {@code sendError}
+ * (which would run the application's error pages): the {@code http.status} (429 by default), {@code
+ * Retry-After} in whole seconds rounded up and at least 1, and a one-line {@code text/plain} body
+ * naming the limit, with a {@code Content-Length} so the connection stays open. A request refused
+ * because the JVM is shutting down ({@code drainOnExit}) gets 503 and no {@code Retry-After}.
+ * Nothing is logged per request. A request whose limit cannot be applied (the application's request
+ * wrapper throws, say) is refused with an {@link IllegalStateException} naming the entry: the
+ * container answers 500.
  *
- * <p><b>Keys.</b> {@code client} is read from the container's own request beneath every request
- * wrapper, so no filter chooses it; an IPv6 client is keyed by its network of {@code
- * http.ipv6PrefixLength} bits ({@code 2001:db8:0:0:0:0:0:0/64}).
+ * <p><b>Keys</b> ({@link RequestKeys}). {@code client} is read from the container's own request
+ * beneath every request wrapper, so no filter chooses it; an IPv6 client is keyed by its network of
+ * {@code http.ipv6PrefixLength} bits ({@code 2001:db8:0:0:0:0:0:0/64}).
  *
  * <p><b>Limited methods.</b> A {@code RateLimitedException} that escapes the servlet a container
  * calls through {@link #service} (thrown by a limited method the servlet called, and perhaps
@@ -98,24 +88,14 @@ public final class HttpGate {
   /** The request attribute that marks a request counted already. */
   public static final String COUNTED = "dev.weir.counted";
 
-  private static final String CLIENT_HEADER = "X-Forwarded-For";
-
   /** Plain wrappers looked inside, at most, around a request or a response. */
-  private static final int MAX_WRAPPERS = 64;
+  static final int MAX_WRAPPERS = 64;
 
   /** {@code http.ipv6PrefixLength} by default: one host commonly holds a whole /64. */
   public static final int DEFAULT_IPV6_PREFIX_LENGTH = 64;
 
   private static volatile Settings settings =
       new Settings(new HttpRule[0], new AddressBlock[0], 429, true, DEFAULT_IPV6_PREFIX_LENGTH);
-
-  /**
-   * The limiters whose exception reached a committed response, each logged once; at most {@link
-   * #MAX_COMMITTED_REPORTED} names (then one line says no more are named). Guarded by itself.
-   */
-  private static final Set<String> COMMITTED_REPORTED = new HashSet<String>();
-
-  private static final int MAX_COMMITTED_REPORTED = 1000;
 
   /** Whether a servlet API that cannot be called was logged (once per JVM). */
   private static volatile boolean brokenReported;
@@ -340,29 +320,9 @@ public final class HttpGate {
 
   private static Object decideOwn(
       Settings s, Object request, Object response, int where, Object servlet) {
-    MethodHandle getAttribute = ServletApi.getAttributeOf(request);
-    Object mark = null; // no servlet request, or one whose API cannot be called: seen below
-    try {
-      if (getAttribute != null) {
-        mark = call(getAttribute, request, COUNTED); // the one call a later filter makes
-      }
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "Weir cannot read the attributes of this request, so its http limits cannot be applied: "
-              + e,
-          e);
-    }
+    Object mark = countedMark(request);
     if (mark instanceof HttpPassage) {
-      HttpPassage passage = (HttpPassage) mark;
-      if (where == SERVLET) {
-        return atServlet(s, passage, request, response, servlet);
-      }
-      if (where == ENTRANCE) {
-        passage.passedFilter(); // a request that passed a filter is never suspended
-      }
-      // a filter's own prologue (or a container's holder of a filter) decided it: the first
-      // container call of a filter inside it sees the request end, and settles what it holds
-      return where == ENTRANCE && passage.claimSettling() ? passage : PROCEED;
+      return decidedBefore(s, (HttpPassage) mark, request, response, where, servlet);
     }
     if (mark != null) {
       return PROCEED;
@@ -373,58 +333,19 @@ public final class HttpGate {
       return PROCEED; // not an HTTP request: it has no path to match
     }
     ServletApi api = usable(ServletApi.of(request));
-    String path;
-    String method;
-    try {
-      String type = String.valueOf(call(api.dispatcherType, request));
-      if (type.equals("ERROR")) {
-        return PROCEED;
-      }
-      path = path(api, request, type);
-      Object verb = call(api.method, request);
-      method = verb == null ? "" : ((String) verb).toUpperCase(Locale.ROOT); // once, for all rules
-      // marked first, matched or not: every later filter, forward or dispatch passes at once
-      call(api.setAttribute, request, COUNTED, Boolean.TRUE);
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "Weir cannot read the path of this request, so its http limits cannot be applied: " + e,
-          e);
-    }
-    HttpRule[] rules = s.rules;
-    String[] segments = PathPattern.segments(path);
-    String[][] otherForms = PathPattern.otherForms(path, segments);
-    HttpRule[] matched = null;
-    int n = 0;
-    HttpRule[] users = null;
-    int u = 0;
-    for (int i = 0; i < rules.length; i++) {
-      HttpRule rule = rules[i];
-      if (rule.matches(method, segments, otherForms)) {
-        if (where != SERVLET && rule.atServlet()) {
-          if (users == null) {
-            users = new HttpRule[rules.length - i];
-          }
-          users[u++] = rule; // the principal is known once the filters have run
-        } else {
-          if (matched == null) {
-            matched = new HttpRule[rules.length - i];
-          }
-          matched[n++] = rule;
-        }
-      }
-    }
-    if (n == 0 && users == null) {
+    RequestMatch matched = RequestMatch.of(s.rules, api, request, where != SERVLET);
+    if (matched == RequestMatch.NONE) {
       return PROCEED;
     }
-    HttpPassage passage =
-        new HttpPassage(users == null ? null : Arrays.copyOf(users, u), api, request, response);
-    if (n > 0 && !charge(s, api, request, response, matched, n, passage)) {
+    HttpPassage passage = new HttpPassage(matched.atServlet, api, request, response);
+    if (matched.count > 0
+        && !charge(s, api, request, response, matched.now, matched.count, passage)) {
       return null;
     }
     if (where == SERVLET) {
       return passage.await(s, api, request, servletRequest, response, servlet) ? PROCEED : null;
     }
-    if (users != null || passage.waits()) {
+    if (matched.atServlet != null || passage.waits()) {
       if (where == ENTRANCE) {
         passage.claimSettling();
         passage.passedFilter();
@@ -438,6 +359,44 @@ public final class HttpGate {
       return where == ENTRANCE ? passage : PROCEED;
     }
     return PROCEED;
+  }
+
+  /**
+   * The request's {@link #COUNTED} attribute: the one call a later filter makes.
+   *
+   * @return null if unmarked, or no servlet request (or one whose API cannot be called: seen by the
+   *     caller); {@code Boolean.TRUE} if counted; the request's {@link HttpPassage} if it holds
+   *     charges or slots for its servlet
+   * @throws IllegalStateException if the attributes cannot be read
+   */
+  private static Object countedMark(Object request) {
+    MethodHandle getAttribute = ServletApi.getAttributeOf(request);
+    try {
+      return getAttribute == null ? null : call(getAttribute, request, COUNTED);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "Weir cannot read the attributes of this request, so its http limits cannot be applied: "
+              + e,
+          e);
+    }
+  }
+
+  /**
+   * A request an earlier call decided, which left its {@link HttpPassage}: at a servlet, its {@code
+   * user} entries and its wait; at the container's call of a filter, the settling of what it holds
+   * once the request ends there (claimed by the first such call).
+   */
+  private static Object decidedBefore(
+      Settings s, HttpPassage passage, Object request, Object response, int where, Object servlet) {
+    if (where == SERVLET) {
+      return atServlet(s, passage, request, response, servlet);
+    }
+    if (where == ENTRANCE) {
+      passage.passedFilter(); // a request that passed a filter is never suspended
+    }
+    // a filter's own prologue (or a container's holder of a filter) decided it: the first
+    // container call of a filter inside it sees the request end, and settles what it holds
+    return where == ENTRANCE && passage.claimSettling() ? passage : PROCEED;
   }
 
   /**
@@ -495,7 +454,7 @@ public final class HttpGate {
       throw new IllegalStateException(
           "Weir refused a request resumed " + missed + ", and cannot answer it");
     }
-    answer(api, response, s.status, RETRY_AFTER_REFUSED_NANOS, passage.waitedFor());
+    LimitedAnswer.answer(api, response, s.status, RETRY_AFTER_REFUSED_NANOS, passage.waitedFor());
     return null;
   }
 
@@ -558,7 +517,7 @@ public final class HttpGate {
     try {
       for (int m = 0; m < n; m++) {
         current = apply[m];
-        String key = keyFor(s, api, request, current);
+        String key = RequestKeys.keyFor(s, api, request, current);
         if ("".equals(key)) {
           continue; // a request without the key is not counted, as nginx does
         }
@@ -577,19 +536,19 @@ public final class HttpGate {
         if (result != Limiter.ADMITTED) {
           passage.withdraw();
           if (limiter instanceof Draining) {
-            answer(api, response, 503, -1, current.name);
+            LimitedAnswer.answer(api, response, 503, -1, current.name);
             return false;
           }
           long retryAfter = WeirBridge.retryAfterNanos(result);
           for (int k = m + 1; k < n && retryAfter != Long.MAX_VALUE; k++) {
             HttpRule later = apply[k];
-            String laterKey = keyFor(s, api, request, later);
+            String laterKey = RequestKeys.keyFor(s, api, request, later);
             if (!"".equals(laterKey)) {
               retryAfter =
                   Math.max(retryAfter, LimiterRegistry.limiter(later.limiterId).probe(laterKey));
             }
           }
-          answer(api, response, s.status, retryAfter, current.name);
+          LimitedAnswer.answer(api, response, s.status, retryAfter, current.name);
           return false;
         }
         passage.took(limiter, key);
@@ -698,7 +657,7 @@ public final class HttpGate {
     boolean answered;
     int[] section = CallDepth.enterWeir();
     try {
-      answered = answeredLimitedMethod(thrown, request, response);
+      answered = LimitedAnswer.answeredLimitedMethod(settings, thrown, request, response);
     } finally {
       section[0]--;
     }
@@ -707,167 +666,17 @@ public final class HttpGate {
     }
   }
 
-  /**
-   * Answers a request whose servlet threw a {@code RateLimitedException} (a limited method it
-   * called: a controller, a service, a JDBC call), found in what it threw however wrapped ({@link
-   * LimitedCause}), as a limited request: {@code http.status}, {@code Retry-After} and the one-line
-   * body naming the limiter (503 and no {@code Retry-After} while {@code drainOnExit} refuses every
-   * call), nothing logged. It is left to the container, as before, when {@code
-   * http.answerLimitedMethods} is false; when the request is an include or an error dispatch (the
-   * dispatch that included it, or the container's error handling, decides); when it went
-   * asynchronous (its asynchronous context would stay open); and when the response is committed
-   * (its status is sent already: the container ends it as it ends any failed request), which is
-   * logged once per limiter. Never throws.
-   *
-   * @return true if the request was answered; false to throw {@code thrown} on
-   */
-  private static boolean answeredLimitedMethod(Throwable thrown, Object request, Object response) {
-    Settings s = settings;
-    if (!s.answerMethods || request == null || response == null) {
-      return false;
-    }
-    LimitedCause limited = LimitedCause.in(thrown);
-    if (limited == null) {
-      return false;
-    }
-    try {
-      Object http = request;
-      ServletApi api = ServletApi.of(http);
-      for (int depth = 0; api == ServletApi.NONE && http != null && depth < MAX_WRAPPERS; depth++) {
-        http = unwrap(http); // a plain ServletRequestWrapper around the HTTP request
-        api = http == null ? ServletApi.NONE : ServletApi.of(http);
-      }
-      if (api == ServletApi.NONE || api.broken != null) {
-        return false;
-      }
-      String type = String.valueOf(call(api.dispatcherType, http));
-      if (type.equals("INCLUDE")
-          || type.equals("ERROR")
-          || Boolean.TRUE.equals(call(api.isAsyncStarted, http))) {
-        return false;
-      }
-      Object httpResponse = httpResponse(api, response);
-      if (Boolean.TRUE.equals(call(api.isCommitted, httpResponse))) {
-        reportCommitted(limited.limiterName, s.status);
-        return false;
-      }
-      if (limited.retryAfterNanos == Long.MAX_VALUE
-          && LimiterRegistry.isDraining(limited.limiterName)) {
-        answer(api, httpResponse, 503, -1, limited.limiterName);
-      } else {
-        answer(api, httpResponse, s.status, limited.retryAfterNanos, limited.limiterName);
-      }
-      return true;
-    } catch (RuntimeException | LinkageError cannotAnswer) {
-      return false; // the container gets what the servlet threw, as it did before
-    }
-  }
-
-  /** One line per limiter whose exception reached a response committed already. */
-  private static void reportCommitted(String limiterName, int status) {
-    String line;
-    synchronized (COMMITTED_REPORTED) {
-      if (COMMITTED_REPORTED.size() > MAX_COMMITTED_REPORTED
-          || !COMMITTED_REPORTED.add(limiterName)) {
-        return;
-      }
-      line =
-          COMMITTED_REPORTED.size() > MAX_COMMITTED_REPORTED
-              ? "more limiters' RateLimitedExceptions reached committed responses: no more are named"
-              : "a RateLimitedException of '"
-                  + limiterName
-                  + "' escaped a servlet after the response was committed, so the request could"
-                  + " not be answered with "
-                  + status
-                  + " and is left to the container (logged once per limiter): call the limited"
-                  + " method before writing the response";
-    }
-    AgentLog.warn(line);
-  }
-
   @SuppressWarnings("unchecked")
   static <T extends Throwable> T sneaky(Throwable t) throws T {
     throw (T) t;
   }
 
-  private static Object unwrap(Object message) {
+  /** What a plain wrapper wraps; null if {@code message} is no wrapper. */
+  static Object unwrap(Object message) {
     try {
       return ServletApi.unwrapped(message);
     } catch (Throwable t) {
       throw unchecked(t);
-    }
-  }
-
-  /** The HTTP response behind a response: itself, or what plain wrappers wrap. */
-  static Object httpResponse(ServletApi api, Object response) {
-    Object r = response;
-    for (int depth = 0; r != null && !api.responseType.isInstance(r); depth++) {
-      r = depth < MAX_WRAPPERS ? unwrap(r) : null;
-    }
-    if (r == null) {
-      throw new IllegalStateException(
-          "the response " + response.getClass().getName() + " is no HTTP response");
-    }
-    return r;
-  }
-
-  /** The path inside the application the request arrived with, as the container normalised it. */
-  private static String path(ServletApi api, Object request, String dispatcherType) {
-    Object servletPath = null;
-    Object pathInfo = null;
-    String kept =
-        dispatcherType.equals("FORWARD")
-            ? ".forward."
-            : dispatcherType.equals("ASYNC") ? ".async." : null;
-    if (kept != null) {
-      servletPath = call(api.getAttribute, request, api.prefix + kept + "servlet_path");
-      pathInfo = call(api.getAttribute, request, api.prefix + kept + "path_info");
-    }
-    if (servletPath == null) {
-      servletPath = call(api.servletPath, request);
-      pathInfo = call(api.pathInfo, request);
-    }
-    String path =
-        (servletPath == null ? "" : (String) servletPath) + (pathInfo == null ? "" : pathInfo);
-    return path.isEmpty() ? "/" : path;
-  }
-
-  /**
-   * The key a rule charges a request under: null for a rule of one bucket; empty if the rule is
-   * keyed and the request's key is missing or empty (it is not counted).
-   */
-  private static String keyFor(Settings s, ServletApi api, Object request, HttpRule rule) {
-    if (rule.keyKind == HttpRule.ONE_BUCKET) {
-      return null;
-    }
-    String key = key(s, api, request, rule);
-    return key == null ? "" : key;
-  }
-
-  /** The request's key for a rule; null or empty if it has none. */
-  private static String key(Settings s, ServletApi api, Object request, HttpRule rule) {
-    switch (rule.keyKind) {
-      case HttpRule.CLIENT:
-        return client(s, api, request);
-      case HttpRule.USER:
-        Object user = call(api.userPrincipal, request);
-        return user == null ? null : ((Principal) user).getName();
-      case HttpRule.HEADER:
-        return (String) call(api.header, request, rule.keyName);
-      case HttpRule.PARAM:
-        return queryParameter((String) call(api.queryString, request), rule.keyName);
-      case HttpRule.COOKIE:
-        Object cookies = call(api.cookies, request);
-        if (cookies != null) {
-          for (Object cookie : (Object[]) cookies) {
-            if (rule.keyName.equals(call(api.cookieName, cookie))) {
-              return (String) call(api.cookieValue, cookie);
-            }
-          }
-        }
-        return null;
-      default:
-        throw new IllegalStateException("unknown key kind " + rule.keyKind);
     }
   }
 
@@ -879,167 +688,11 @@ public final class HttpGate {
    * @return the key; null or empty if the request has none
    */
   static String keyOf(Object request, HttpRule rule) {
-    return key(settings, ServletApi.of(request), request, rule);
-  }
-
-  /**
-   * The client's address: the connection's; or, if that is a trusted proxy, the last {@code
-   * X-Forwarded-For} hop that is not one (nginx's {@code real_ip_recursive}), never a hop the
-   * client could have written unless every proxy after it is trusted. Both are read from the
-   * container's own request, beneath every {@code ServletRequestWrapper} (a filter that rewrites
-   * the remote address from a header, as Spring's {@code ForwardedHeaderFilter} does, cannot choose
-   * the key; the gate sits before the filters besides, where no wrapper of any other kind can be).
-   * An IPv6 address is keyed by its network of {@code http.ipv6PrefixLength} bits.
-   */
-  private static String client(Settings s, ServletApi api, Object request) {
-    Object own = containerRequest(request);
-    ServletApi ownApi = own == request ? api : ServletApi.of(own);
-    if (ownApi != ServletApi.NONE && ownApi.broken == null) {
-      api = ownApi;
-      request = own;
-    }
-    String remote = (String) call(api.remoteAddr, request);
-    if (remote == null) {
-      return null;
-    }
-    String client = remote;
-    byte[] address = AddressBlock.bytesOf(remote); // each hop is parsed once
-    if (s.proxies.length > 0 && trusted(s, address)) {
-      List<String> hops = new ArrayList<String>();
-      Object values = call(api.headers, request, CLIENT_HEADER);
-      if (values != null) {
-        for (Enumeration<?> e = (Enumeration<?>) values; e.hasMoreElements(); ) {
-          for (String hop : String.valueOf(e.nextElement()).split(",")) {
-            if (!hop.trim().isEmpty()) {
-              hops.add(hop.trim());
-            }
-          }
-        }
-      }
-      for (int i = hops.size() - 1; i >= 0; i--) {
-        client = hops.get(i);
-        address = AddressBlock.bytesOf(client);
-        if (!trusted(s, address)) {
-          break;
-        }
-      }
-    }
-    // as a key: canonical if it is an IP literal, else as given
-    if (address == null) {
-      return client.trim();
-    }
-    if (address.length == 16 && s.ipv6Prefix < 128) {
-      return AddressBlock.canonical(AddressBlock.mask(address, s.ipv6Prefix)) + "/" + s.ipv6Prefix;
-    }
-    return AddressBlock.canonical(address);
-  }
-
-  /** The innermost request beneath every {@code ServletRequestWrapper}: the container's own. */
-  private static Object containerRequest(Object request) {
-    Object r = request;
-    for (int depth = 0; ; depth++) {
-      Object inner = unwrap(r);
-      if (inner == null) {
-        return r;
-      }
-      if (depth == MAX_WRAPPERS) {
-        throw new IllegalStateException(
-            "Weir's http limits cannot see through more than "
-                + MAX_WRAPPERS
-                + " request wrappers to the client's address");
-      }
-      r = inner;
-    }
-  }
-
-  private static boolean trusted(Settings s, byte[] address) {
-    for (AddressBlock block : s.proxies) {
-      if (block.contains(address)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The first value of a query parameter, decoded as a form is ({@code +} is a space), read from
-   * the query string alone: a request body is never read.
-   *
-   * @param query the raw query string, or null
-   * @param name the parameter's name
-   * @return the value; "" for a name without {@code =}; null if absent or not decodable
-   */
-  static String queryParameter(String query, String name) {
-    if (query == null) {
-      return null;
-    }
-    for (String part : query.split("&")) {
-      int eq = part.indexOf('=');
-      String rawName = eq < 0 ? part : part.substring(0, eq);
-      String decodedName = decode(rawName);
-      if (name.equals(decodedName)) {
-        return eq < 0 ? "" : decode(part.substring(eq + 1));
-      }
-    }
-    return null;
-  }
-
-  private static String decode(String text) {
-    try {
-      return URLDecoder.decode(text, "UTF-8");
-    } catch (UnsupportedEncodingException | IllegalArgumentException e) {
-      return null; // a malformed escape: not the parameter
-    }
-  }
-
-  /**
-   * Writes the answer to a limited request, unless the response is committed already.
-   *
-   * @param retryAfterNanos nanoseconds until it would be admitted; {@code Long.MAX_VALUE} for
-   *     never, {@code -1} for no {@code Retry-After} (503 while draining)
-   */
-  static void answer(
-      ServletApi api, Object plainResponse, int status, long retryAfterNanos, String name) {
-    Object response = httpResponse(api, plainResponse);
-    if (Boolean.TRUE.equals(call(api.isCommitted, response))) {
-      return; // a filter answered already: the servlet is still not run
-    }
-    call(api.resetBuffer, response);
-    call(api.setStatus, response, status);
-    String text;
-    if (retryAfterNanos < 0) {
-      text = "the server is shutting down: '" + name + "' admits no more requests\n";
-    } else if (retryAfterNanos == Long.MAX_VALUE) {
-      text = "rate limited by '" + name + "'\n";
-    } else {
-      long seconds = Math.max(1, retryAfterNanos / 1_000_000_000L);
-      if (seconds * 1_000_000_000L < retryAfterNanos) {
-        seconds++; // whole seconds, rounded up: a client that waits that long is admitted
-      }
-      call(api.setHeader, response, "Retry-After", Long.toString(seconds));
-      text = "rate limited by '" + name + "': retry after " + seconds + " s\n";
-    }
-    byte[] body = text.getBytes(StandardCharsets.UTF_8);
-    call(api.setContentType, response, "text/plain;charset=UTF-8");
-    try {
-      Object out;
-      try {
-        out = call(api.outputStream, response);
-      } catch (IllegalStateException writerInUse) {
-        // the writer keeps the encoding it was given: no Content-Length, which would count bytes
-        // of another encoding (the container ends the body itself)
-        ((Writer) call(api.writer, response)).write(text);
-        return;
-      }
-      call(api.setContentLength, response, body.length);
-      ((OutputStream) out).write(body);
-    } catch (IOException | UncheckedIo clientGone) {
-      // the client went away: nothing to answer, nothing to log
-    }
+    return RequestKeys.key(settings, ServletApi.of(request), request, rule);
   }
 
   /** An {@link IOException} thrown by a servlet API method through a handle. */
-  private static final class UncheckedIo extends RuntimeException {
+  static final class UncheckedIo extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     UncheckedIo(IOException cause) {
@@ -1071,7 +724,7 @@ public final class HttpGate {
     }
   }
 
-  private static RuntimeException unchecked(Throwable t) {
+  static RuntimeException unchecked(Throwable t) {
     if (t instanceof RuntimeException) {
       throw (RuntimeException) t;
     }

@@ -379,7 +379,7 @@ final class HttpPassage implements ServletApi.AsyncEvents {
       }
     }
     long retryAfter = Math.max(1, abandon());
-    HttpGate.answer(api, answerTo, s.status, retryAfter, name);
+    LimitedAnswer.answer(api, answerTo, s.status, retryAfter, name);
     return false;
   }
 
@@ -481,7 +481,7 @@ final class HttpPassage implements ServletApi.AsyncEvents {
       long retryAfter = Math.max(1, abandon());
       if (event.equals("onTimeout")) {
         if (dispatchAtSlot) {
-          HttpGate.answer(api, answerTo, status, retryAfter, name);
+          LimitedAnswer.answer(api, answerTo, status, retryAfter, name);
         }
         HttpGate.call(api.complete, context);
       }

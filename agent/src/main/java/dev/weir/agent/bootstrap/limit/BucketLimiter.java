@@ -4,34 +4,33 @@ import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.cluster.Backend;
 import dev.weir.agent.bootstrap.cluster.ClusterScope;
 import dev.weir.agent.bootstrap.core.BucketState;
-import dev.weir.agent.bootstrap.core.Discipline;
 import dev.weir.agent.bootstrap.core.GcraBucket;
 import dev.weir.agent.bootstrap.core.KeyDigest;
 import dev.weir.agent.bootstrap.core.KeySweeper;
 import dev.weir.agent.bootstrap.core.KeyedBuckets;
+import dev.weir.agent.bootstrap.core.LimitRules;
 import dev.weir.agent.bootstrap.core.NanoClock;
-import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A limiter over one {@link GcraBucket}: the clock read, the decision, the wait to a deadline for
- * {@code WAIT} and {@code SHAPING}, the counts an operator reads, and live changes.
+ * A limiter over one {@link GcraBucket}: the clock read and the decision for the keyless bucket,
+ * for per-key buckets ({@link KeyedBuckets}) and for a cluster's ({@link ClusterBucket}), the wait
+ * to a deadline for {@code WAIT} and {@code SHAPING}, the counts an operator reads, and live
+ * changes.
  *
- * <p><b>Waiting</b> parks ({@link NanoClock#parkNanos}) in a loop until the deadline, so virtual
- * threads do not pin. A waiter that is interrupted keeps its interrupt flag, gives its slot back
- * when no later call holds a slot after it, and reports the interruption so that the woven code
- * throws {@code RateLimitedException} with an {@link InterruptedException} as its cause.
+ * <p><b>Waiting</b> ({@link SlotWaits}) parks ({@link NanoClock#parkNanos}) in a loop until the
+ * deadline, so virtual threads do not pin. A waiter that is interrupted keeps its interrupt flag
+ * and reports the interruption, so that the woven code throws {@code RateLimitedException} with an
+ * {@link InterruptedException} as its cause; its slot goes back when no later call holds a slot
+ * after it ({@link GiveBackList}).
  *
- * <p><b>Counts</b> are calls, not permits, since the limiter was created: {@link #granted()} calls
- * admitted (at once or after waiting), {@link #rejected()} calls limited (a call answered by a
- * fallback, or interrupted while waiting, included), {@link #waited()} calls admitted after waiting
- * and {@link #totalWaitNanos()} the time they waited. Granted and rejected are {@link
- * CallCounter}s: a call adds to its thread's own cell with no atomic instruction, and allocates
- * nothing but a thread's first cell; the waits, on the slow path, are {@link LongAdder}s. In a dry
- * run ({@link #dryRun()}) every call is admitted at once and counted granted, and the calls the
+ * <p><b>Counts</b> are calls, not permits, since the limiter was created ({@link CallCounts}):
+ * {@link #granted()}, {@link #rejected()}, {@link #waited()} and {@link #totalWaitNanos()}. In a
+ * dry run ({@link #dryRun()}) every call is admitted at once and counted granted, and the calls the
  * bucket would have limited or made wait are counted rejected or waited too.
+ *
+ * <p><b>Cluster scope</b>: the bucket is kept by the backend, one exchange per call ({@link
+ * ClusterBucket}); the wait, if any, happens here.
  *
  * <p><b>Live changes</b> ({@link #change}) take effect at the instant they are made: the bucket is
  * replaced by one with the new settings and the state is carried over by {@link
@@ -58,42 +57,12 @@ public final class BucketLimiter extends Limiter {
   private volatile boolean dryRun;
   private volatile KeyedBuckets keyed;
 
-  /** The backend of a cluster-scope limiter; null for a local one. */
-  private final ClusterScope cluster;
+  /** The cluster path of a cluster-scope limiter; null for a local one. */
+  private final ClusterBucket cluster;
 
-  /** Whether a cluster limiter has had a call with a key (its buckets are then per key). */
-  private volatile boolean sharedKeys;
+  private final CallCounts counts = new CallCounts();
 
-  private final CallCounter granted = new CallCounter();
-  private final CallCounter rejected = new CallCounter();
-  private final LongAdder waited = new LongAdder();
-  private final LongAdder waitNanos = new LongAdder();
-  private final AtomicInteger waiting = new AtomicInteger();
-
-  /** The waits of admitted calls; null until the first. */
-  private volatile WaitStats waits;
-
-  /** Guards {@link #holes}. */
-  private final Object holesLock = new Object();
-
-  /**
-   * Slots of interrupted waiters that later calls held slots after; null until the first. Guarded
-   * by {@link #holesLock}.
-   */
-  private ArrayList<Hole> holes;
-
-  /** A slot not given back: its state, and where it ends and starts, in its bucket's ticks. */
-  private static final class Hole {
-    final BucketState state;
-    final long end;
-    final long start;
-
-    Hole(BucketState state, long end, long start) {
-      this.state = state;
-      this.end = end;
-      this.start = start;
-    }
-  }
+  private final SlotWaits waits;
 
   /** The first key parameter whose type cannot be judged, or null. */
   private volatile String identitySource;
@@ -158,8 +127,9 @@ public final class BucketLimiter extends Limiter {
     this.permits = permits;
     this.clock = clock;
     this.dryRun = dryRun;
-    this.cluster = cluster;
-    this.declared = describe(bucket, permits, dryRun, cluster != null);
+    this.cluster = cluster == null ? null : new ClusterBucket(cluster, permits);
+    this.waits = new SlotWaits(clock, permits, counts);
+    this.declared = SettingsText.of(bucket, permits, dryRun, cluster != null);
   }
 
   @Override
@@ -204,7 +174,7 @@ public final class BucketLimiter extends Limiter {
     long now = clock.nanoTime();
     long result = b.acquire(b, now, permits, false);
     if (result == 0 && !dryRun) {
-      granted.increment();
+      counts.admit();
       return ADMITTED;
     }
     for (; ; ) {
@@ -219,40 +189,28 @@ public final class BucketLimiter extends Limiter {
   }
 
   /**
-   * One call of a cluster limiter: one exchange with the backend, which runs the core's GCRA on the
-   * shared bucket and answers as {@link GcraBucket#acquire} would; the wait, if any, happens here.
-   * While the backend fails, the call follows {@code onBackendFailure}.
+   * One call of a cluster limiter: one exchange with the backend ({@link ClusterBucket#acquire});
+   * the wait, if any, happens here. While the backend fails, the call follows {@code
+   * onBackendFailure}.
    *
    * @param key the key value; null for the limiter's one bucket
    * @param held as for {@link #acquireLocal(Reservation[])}
    */
   private long acquireShared(String key, Reservation[] held) {
-    if (key != null && !sharedKeys) {
-      sharedKeys = true;
-    }
     GcraBucket b = bucket;
-    long answer =
-        permits > b.capacity()
-            ? GcraBucket.NEVER
-            : cluster.exchange(Backend.ACQUIRE, key, b, permits);
+    long answer = cluster.acquire(key, b);
     if (answer == Backend.UNAVAILABLE) {
       switch (cluster.onFailure()) {
         case LOCAL:
           return key == null ? acquireLocal(held) : acquireLocal(key, held);
         case ALLOW:
-          granted.increment();
+          counts.admit();
           return ADMITTED;
         default:
           return limited(TimeUnit.SECONDS.toNanos(1));
       }
     }
-    return outcome(
-        b,
-        null,
-        null,
-        clock.nanoTime(),
-        answer <= -GcraBucket.NEVER_TICKS ? GcraBucket.NEVER : answer,
-        held);
+    return outcome(b, null, null, clock.nanoTime(), answer, held);
   }
 
   /** The bucket that replaced {@code retired}: published a moment after it was retired. */
@@ -309,7 +267,7 @@ public final class BucketLimiter extends Limiter {
       }
       long result = state.bucket.acquire(state, now, permits, false);
       if (result == 0 && !dryRun) {
-        granted.increment();
+        counts.admit();
         return ADMITTED;
       }
       result = decide(state, key, now, result, held);
@@ -329,9 +287,8 @@ public final class BucketLimiter extends Limiter {
       key = KeyDigest.of(key);
     }
     if (cluster != null) {
-      long answer = cluster.exchange(Backend.REFUND, key, bucket, permits);
-      if (answer != Backend.UNAVAILABLE) {
-        granted.decrement();
+      if (cluster.refund(key, bucket)) {
+        counts.refund();
         return;
       }
       if (cluster.onFailure() != ClusterScope.OnFailure.LOCAL) {
@@ -347,7 +304,7 @@ public final class BucketLimiter extends Limiter {
       state = states == null ? null : states.peek(key);
     }
     if (state != null && state.bucket.refund(state, permits)) {
-      granted.decrement();
+      counts.refund();
     }
   }
 
@@ -357,18 +314,9 @@ public final class BucketLimiter extends Limiter {
       key = KeyDigest.of(key);
     }
     if (cluster != null) {
-      GcraBucket b = bucket;
-      long answer =
-          permits > b.capacity()
-              ? GcraBucket.NEVER_TICKS
-              : cluster.exchange(Backend.PROBE, key, b, permits);
-      if (answer != Backend.UNAVAILABLE) {
-        return b.toNanosCeil(answer);
-      }
-      if (cluster.onFailure() != ClusterScope.OnFailure.LOCAL) {
-        return cluster.onFailure() == ClusterScope.OnFailure.ALLOW
-            ? 0
-            : TimeUnit.SECONDS.toNanos(1);
+      long answer = cluster.probe(key, bucket);
+      if (answer != ClusterBucket.ASK_LOCAL) {
+        return answer;
       }
     }
     long now = clock.nanoTime();
@@ -494,27 +442,22 @@ public final class BucketLimiter extends Limiter {
   private long outcome(
       GcraBucket b, BucketState state, String key, long now, long result, Reservation[] held) {
     if (dryRun) {
-      granted.increment();
-      if (result < 0) {
-        rejected.increment();
-      } else if (result > 0) {
-        waited.increment();
-      }
+      counts.admitDryRun(result);
       return ADMITTED;
     }
     if (result == 0) {
-      granted.increment();
+      counts.admit();
       return ADMITTED;
     }
     if (result < 0) {
       return limited(b.retryAfterNanos(result));
     }
     if (held != null) {
-      waiting.incrementAndGet();
+      counts.startWait();
       held[0] = new Reservation(this, b, state, key, now, result, b.toNanosCeil(result), 0);
       return RESERVED;
     }
-    return await(b, state, key, now, result);
+    return waits.await(b, state, keyed, key, now, result);
   }
 
   /**
@@ -522,12 +465,7 @@ public final class BucketLimiter extends Limiter {
    * was taken (forward clock time only) recorded as its wait.
    */
   void admitReserved(Reservation r) {
-    long spent = Math.max(0, clock.nanoTime() - r.reservedAtNanos);
-    waiting.decrementAndGet();
-    granted.increment();
-    waited.increment();
-    waitNanos.add(spent);
-    waitStats().record(spent);
+    waits.admitHeld(r);
   }
 
   /**
@@ -537,7 +475,7 @@ public final class BucketLimiter extends Limiter {
    * @return the retry-after for the call's answer, nanoseconds {@code >= 1}
    */
   long abandonReserved(Reservation r) {
-    rejected.increment();
+    counts.reject();
     return withdrawReserved(r);
   }
 
@@ -548,143 +486,22 @@ public final class BucketLimiter extends Limiter {
    * @return the retry-after for the call's answer, nanoseconds {@code >= 1}
    */
   long withdrawReserved(Reservation r) {
-    try {
-      long now = clock.nanoTime();
-      if (r.state == null) {
-        // a cluster bucket's slot stays taken (less is admitted, never more)
-        return Math.max(1, r.waitNanos() - Math.max(0, now - r.reservedAtNanos));
-      }
-      giveBack(r.state, r.key, r.bucket.slotEnd(r.reservedAtNanos, r.waitTicks));
-      return Math.max(1, r.bucket.probeRetryAfterNanos(r.state, clock.nanoTime(), permits));
-    } finally {
-      waiting.decrementAndGet();
-    }
+    return waits.withdrawHeld(r, keyed);
   }
 
   /** Counts a call refused because the JVM is shutting down ({@link Draining}). */
   void rejectedWhileDraining() {
-    rejected.increment();
+    counts.reject();
   }
 
   /** Counts a limited call: limited, or in a dry run admitted. */
   private long limited(long retryAfterNanos) {
-    rejected.increment();
+    counts.reject();
     if (dryRun) {
-      granted.increment();
+      counts.admit();
       return ADMITTED;
     }
     return retryAfterNanos;
-  }
-
-  /**
-   * Parks until the call's slot. The wait counts forward clock time only, so a clock that steps
-   * back while a call waits never lengthens that wait.
-   *
-   * @param state the local state the slot was taken from; null for a cluster bucket's slot
-   */
-  private long await(GcraBucket b, BucketState state, String key, long now, long waitTicks) {
-    // a call that waits is Weir's own work until it leaves: what the wait runs of the JDK (the
-    // park, the histogram's arrays, a give-back) charges no config limit, and none need refuse it
-    int[] section = CallDepth.enterWeir();
-    try {
-      return awaitOwn(b, state, key, now, waitTicks);
-    } finally {
-      section[0]--;
-    }
-  }
-
-  private long awaitOwn(GcraBucket b, BucketState state, String key, long now, long waitTicks) {
-    long wait = b.toNanosCeil(waitTicks);
-    long remaining = wait;
-    long last = now;
-    waiting.incrementAndGet();
-    try {
-      for (; ; ) {
-        long reading = clock.nanoTime();
-        long progress = reading - last;
-        last = reading;
-        if (progress > 0) {
-          remaining -= progress;
-        }
-        if (remaining <= 0) {
-          long spent = wait - remaining;
-          granted.increment();
-          waited.increment();
-          waitNanos.add(spent);
-          waitStats().record(spent);
-          return ADMITTED;
-        }
-        clock.parkNanos(remaining);
-        if (Thread.currentThread().isInterrupted()) {
-          rejected.increment();
-          if (state == null) {
-            // a cluster bucket's slot stays taken (less is admitted, never more)
-            return ~Math.max(remaining, 1);
-          }
-          giveBack(state, key, b.slotEnd(now, waitTicks));
-          return ~b.probeRetryAfterNanos(state, clock.nanoTime(), permits);
-        }
-      }
-    } finally {
-      waiting.decrementAndGet();
-    }
-  }
-
-  private WaitStats waitStats() {
-    WaitStats w = waits;
-    if (w == null) {
-      synchronized (holesLock) {
-        w = waits;
-        if (w == null) {
-          waits = w = new WaitStats();
-        }
-      }
-    }
-    return w;
-  }
-
-  /**
-   * Gives an interrupted waiter's slot back if no later call holds a slot after it; otherwise keeps
-   * it as a hole, given back once the calls after it have given theirs back (interrupted too) and
-   * it is the last again. A hole whose slot has passed is forgotten: giving it back would change
-   * nothing; so is one whose state a live change retired (its CAS can no longer succeed). Only
-   * interrupted waiters come here.
-   */
-  private void giveBack(BucketState state, String key, long slotEnd) {
-    GcraBucket b = state.bucket;
-    long now = clock.nanoTime();
-    long start = b.slotStart(slotEnd, permits);
-    synchronized (holesLock) {
-      if (!b.giveBack(state, slotEnd, start)) {
-        if (holes == null) {
-          holes = new ArrayList<Hole>();
-        }
-        for (int i = holes.size() - 1; i >= 0; i--) {
-          Hole hole = holes.get(i);
-          if (hole.state.bucket.isOver(hole.end, now) || hole.state.fullAt == GcraBucket.RETIRED) {
-            holes.remove(i);
-          }
-        }
-        holes.add(new Hole(state, slotEnd, start));
-        return;
-      }
-      for (boolean more = holes != null; more; ) { // the holes that are the last again
-        more = false;
-        for (int i = 0; i < holes.size(); i++) {
-          Hole hole = holes.get(i);
-          if (hole.state == state && hole.end == start && b.giveBack(state, hole.end, hole.start)) {
-            start = hole.start;
-            holes.remove(i);
-            more = true;
-            break;
-          }
-        }
-      }
-    }
-    if (key
-        != null) { // its idle instant moved earlier, to no earlier than the first slot given back
-      keyed.gaveBack(key, Math.min(now, b.nanosAtOrBefore(start, now)));
-    }
   }
 
   /**
@@ -808,23 +625,16 @@ public final class BucketLimiter extends Limiter {
     if (per == null) {
       return "'" + name() + "': the rate needs a time unit";
     }
-    double perSecond = GcraBucket.perSecond(rate, per);
-    if (!(rate > 0) || Double.isInfinite(rate) || !(perSecond > 0)) {
-      return "'" + name() + "': Rate must be > 0 and finite, was " + rate;
+    String broken = LimitRules.rate(rate, per);
+    if (broken != null) {
+      return "'" + name() + "': Rate " + broken;
     }
-    if (capacity < 1) {
-      return "'" + name() + "': Capacity must be >= 1, was " + capacity;
-    }
-    if (capacity < permits) {
-      return "'"
-          + name()
-          + "': Capacity must be at least the permits each call takes ("
-          + permits
-          + "), was "
-          + capacity;
+    broken = LimitRules.liveCapacity(capacity, permits);
+    if (broken != null) {
+      return "'" + name() + "': Capacity " + broken;
     }
     if (cluster != null) {
-      String problem = bucket.reshaped(rate, per, capacity).sharedProblem(permits);
+      String problem = cluster.problem(bucket.reshaped(rate, per, capacity));
       if (problem != null) {
         return "'" + name() + "': Rate " + rate + " and Capacity " + capacity + ": " + problem;
       }
@@ -837,12 +647,7 @@ public final class BucketLimiter extends Limiter {
    * of the count cells of threads gone. Called once a second by Weir's management thread.
    */
   public void tick() {
-    granted.sum(); // folds the cells of threads gone
-    rejected.sum();
-    WaitStats w = waits;
-    if (w != null) {
-      w.tick(clock.nanoTime());
-    }
+    counts.tick(clock.nanoTime());
   }
 
   /**
@@ -887,14 +692,7 @@ public final class BucketLimiter extends Limiter {
    * @return {@code token bucket}, {@code leaky bucket SHAPING} or {@code leaky bucket POLICING}
    */
   public String kind() {
-    switch (bucket.discipline()) {
-      case SHAPING:
-        return "leaky bucket SHAPING";
-      case POLICING:
-        return "leaky bucket POLICING";
-      default:
-        return "token bucket";
-    }
+    return SettingsText.kind(bucket.discipline());
   }
 
   /**
@@ -903,7 +701,7 @@ public final class BucketLimiter extends Limiter {
    * @return calls
    */
   public long granted() {
-    return granted.sum();
+    return counts.granted();
   }
 
   /**
@@ -913,7 +711,7 @@ public final class BucketLimiter extends Limiter {
    * @return calls
    */
   public long rejected() {
-    return rejected.sum();
+    return counts.rejected();
   }
 
   /**
@@ -922,7 +720,7 @@ public final class BucketLimiter extends Limiter {
    * @return calls
    */
   public long waited() {
-    return waited.sum();
+    return counts.waited();
   }
 
   /**
@@ -931,7 +729,7 @@ public final class BucketLimiter extends Limiter {
    * @return nanoseconds
    */
   public long totalWaitNanos() {
-    return waitNanos.sum();
+    return counts.totalWaitNanos();
   }
 
   /**
@@ -940,7 +738,7 @@ public final class BucketLimiter extends Limiter {
    * @return calls, {@code >= 0}
    */
   public int waiting() {
-    return waiting.get();
+    return counts.waiting();
   }
 
   /**
@@ -952,16 +750,13 @@ public final class BucketLimiter extends Limiter {
    */
   public long availablePermits() {
     GcraBucket b = bucket;
-    if (cluster != null && !sharedKeys) {
-      long ahead = cluster.exchange(Backend.VIEW, null, b, permits);
-      if (ahead != Backend.UNAVAILABLE) {
-        return b.availablePermitsAhead(ahead);
-      }
-      if (cluster.onFailure() != ClusterScope.OnFailure.LOCAL) {
-        return cluster.onFailure() == ClusterScope.OnFailure.ALLOW ? b.capacity() : 0;
+    if (cluster != null) {
+      long available = cluster.availablePermits(b);
+      if (available != ClusterBucket.ASK_LOCAL) {
+        return available;
       }
     }
-    return keyed != null || sharedKeys ? b.capacity() : b.availablePermits(clock.nanoTime());
+    return keyed != null ? b.capacity() : b.availablePermits(clock.nanoTime());
   }
 
   /**
@@ -971,7 +766,7 @@ public final class BucketLimiter extends Limiter {
    *     fallback)}, {@code cluster (allowing all)} or {@code cluster (rejecting all)}
    */
   public String scope() {
-    return cluster == null ? "local" : cluster.scope();
+    return cluster == null ? "local" : cluster.scope().scope();
   }
 
   /**
@@ -980,7 +775,7 @@ public final class BucketLimiter extends Limiter {
    * @return the backend's part of a cluster limiter; null for a local one
    */
   public ClusterScope cluster() {
-    return cluster;
+    return cluster == null ? null : cluster.scope();
   }
 
   /**
@@ -989,7 +784,7 @@ public final class BucketLimiter extends Limiter {
    * @return the count; 0 for a local limiter
    */
   public long backendFailures() {
-    return cluster == null ? 0 : cluster.failures();
+    return cluster == null ? 0 : cluster.scope().failures();
   }
 
   /**
@@ -1008,8 +803,7 @@ public final class BucketLimiter extends Limiter {
    * @return {@code {p50, p99, max}} in milliseconds; zeros if no call waited then
    */
   public double[] waitMillisLastMinute() {
-    WaitStats w = waits;
-    return w == null ? new double[3] : w.lastMinuteMillis(clock.nanoTime());
+    return counts.waitMillisLastMinute(clock.nanoTime());
   }
 
   /**
@@ -1019,10 +813,7 @@ public final class BucketLimiter extends Limiter {
    * @return one cumulative count per bound, then the count of all
    */
   public long[] waitCounts(double[] boundsSeconds) {
-    WaitStats w = waits;
-    return w == null
-        ? new long[boundsSeconds.length + 1]
-        : w.cumulativeCounts(clock.nanoTime(), boundsSeconds);
+    return counts.waitCounts(clock.nanoTime(), boundsSeconds);
   }
 
   /**
@@ -1042,7 +833,7 @@ public final class BucketLimiter extends Limiter {
    * @return as {@link #settings()}
    */
   public String currentSettings() {
-    return describe(bucket, permits, dryRun, cluster != null);
+    return SettingsText.of(bucket, permits, dryRun, cluster != null);
   }
 
   /**
@@ -1052,52 +843,6 @@ public final class BucketLimiter extends Limiter {
    *     would have waited}
    */
   public String report() {
-    if (dryRun) {
-      return "'"
-          + name()
-          + "' (dry run): "
-          + granted()
-          + " calls, "
-          + rejected()
-          + " would have been limited, "
-          + waited()
-          + " would have waited";
-    }
-    return "'"
-        + name()
-        + "': "
-        + granted()
-        + " granted, "
-        + rejected()
-        + " rejected, "
-        + waited()
-        + " waited";
-  }
-
-  private static String describe(GcraBucket bucket, long permits, boolean dryRun, boolean cluster) {
-    StringBuilder s =
-        new StringBuilder(bucket.discipline().description())
-            .append(' ')
-            .append(bucket.rate())
-            .append('/')
-            .append(bucket.per())
-            .append(" capacity ")
-            .append(bucket.capacity());
-    if (bucket.discipline() == Discipline.TOKEN_BUCKET) {
-      s.append(" permits ").append(permits);
-    }
-    s.append(bucket.waitOnLimit() ? " WAIT" : " REJECT");
-    long maxWait = bucket.maxWaitNanos();
-    if (maxWait != Long.MAX_VALUE
-        && (bucket.waitOnLimit() || bucket.discipline() == Discipline.SHAPING)) {
-      s.append(" maxWait ").append(maxWait / 1_000_000L).append(" ms");
-    }
-    if (dryRun) {
-      s.append(" (dry run)");
-    }
-    if (cluster) {
-      s.append(" cluster");
-    }
-    return s.toString();
+    return counts.report(name(), dryRun);
   }
 }

@@ -451,12 +451,12 @@ class HttpGateTest {
 
   @Test
   void queryParametersAreReadFromTheQueryStringAlone() {
-    assertEquals("2", HttpGate.queryParameter("%zz=1&t=2", "t"), "a bad escape skips its pair");
-    assertEquals("", HttpGate.queryParameter("t&u=1", "t"));
-    assertEquals("", HttpGate.queryParameter("t=", "t"));
-    assertNull(HttpGate.queryParameter(null, "t"));
-    assertNull(HttpGate.queryParameter("tt=1&at=2", "t"));
-    assertNull(HttpGate.queryParameter("t=%zz", "t"));
+    assertEquals("2", RequestKeys.queryParameter("%zz=1&t=2", "t"), "a bad escape skips its pair");
+    assertEquals("", RequestKeys.queryParameter("t&u=1", "t"));
+    assertEquals("", RequestKeys.queryParameter("t=", "t"));
+    assertNull(RequestKeys.queryParameter(null, "t"));
+    assertNull(RequestKeys.queryParameter("tt=1&at=2", "t"));
+    assertNull(RequestKeys.queryParameter("t=%zz", "t"));
   }
 
   @Test
