@@ -78,25 +78,7 @@ public final class RedisThroughput {
       Thread.sleep(wait);
     }
     for (String mode : modes) {
-      Op op;
-      switch (mode) {
-        case "ping":
-          op = jedis::ping;
-          break;
-        case "weir":
-          op = RedisThroughput::weirCall;
-          break;
-        case "bucket4j":
-          op =
-              () -> {
-                if (!bucket.tryConsume(1)) {
-                  throw new IllegalStateException("the benchmark's Bucket4j bucket ran dry");
-                }
-              };
-          break;
-        default:
-          throw new IllegalArgumentException(mode);
-      }
+      Op op = op(mode, jedis, bucket);
       for (String t : threads) {
         int n = Integer.parseInt(t);
         cell(op, n, 1); // warm-up
@@ -104,6 +86,36 @@ public final class RedisThroughput {
         System.out.printf("redis %s %d %.0f %.1f %.1f%n", mode, n, r[0], r[1], r[2]);
       }
     }
+    printWeirLimiter();
+    jedis.close();
+  }
+
+  /** The operation of a mode: a {@code PING}, Weir's woven call, or a Bucket4j acquire. */
+  private static Op op(String mode, RedisClient jedis, BucketProxy bucket) {
+    Op op;
+    switch (mode) {
+      case "ping":
+        op = jedis::ping;
+        break;
+      case "weir":
+        op = RedisThroughput::weirCall;
+        break;
+      case "bucket4j":
+        op =
+            () -> {
+              if (!bucket.tryConsume(1)) {
+                throw new IllegalStateException("the benchmark's Bucket4j bucket ran dry");
+              }
+            };
+        break;
+      default:
+        throw new IllegalArgumentException(mode);
+    }
+    return op;
+  }
+
+  /** The line of the Weir limiter's scope and counts, where the agent made its MBean. */
+  private static void printWeirLimiter() throws Exception {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     ObjectName bean = new ObjectName("dev.weir:type=Limiter,name=redis-bench");
     if (server.isRegistered(bean)) {
@@ -115,7 +127,6 @@ public final class RedisThroughput {
               + " rejected="
               + server.getAttribute(bean, "Rejected"));
     }
-    jedis.close();
   }
 
   private static org.apache.commons.pool2.impl.GenericObjectPoolConfig<

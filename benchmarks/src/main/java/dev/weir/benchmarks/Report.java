@@ -228,30 +228,16 @@ public final class Report {
 
   private void acquire(
       StringBuilder b, Map<String, Score> t1, Map<String, Score> t2, Map<String, String> pairs) {
-    b.append("## Acquire cost\n\n");
-    b.append("One non-blocking acquire of one permit, ns/op (`PeerAcquireBenchmark`). ");
-    b.append("Available: every call admitted. Exhausted: every call refused. ");
-    b.append("Two threads share one limiter.\n\n");
-    b.append("| limiter | available, 1 thread | exhausted, 1 thread | available, 2 threads |");
-    b.append(" exhausted, 2 threads |\n|---|---:|---:|---:|---:|\n");
     String[] rows = {
       "floor", "floorRetrying", "weir", "bucket4j", "guava", "resilience4j", "failsafe"
     };
     List<Map<String, Score>> runs = List.of(t1, t1, t2, t2);
     String[] states = {"available", "exhausted", "available", "exhausted"};
-    for (String row : rows) {
-      b.append("| ").append(label(row));
-      for (int c = 0; c < 4; c++) {
-        b.append(" | ").append(runs.get(c).get(row + "/" + states[c]).text());
-      }
-      b.append(" |\n");
-    }
+    acquireTable(b, rows, runs, states);
     b.append("| Weir / floor");
     double worst = 0;
     String worstCell = "";
     Verdict floorVerdict = Verdict.MET;
-    List<String> behind = new ArrayList<>();
-    List<String> unsettled = new ArrayList<>();
     // the two-thread available cell is judged by the interleaved measure, which pairs like with
     // like (see contended()); the JMH averages of that cell are shown, not judged
     Ratio paired =
@@ -260,34 +246,15 @@ public final class Report {
             Double.parseDouble(pairs.get("weirToFloorHigh")),
             "");
     for (int c = 0; c < 4; c++) {
-      Score weir = runs.get(c).get("weir/" + states[c]);
-      Ratio ratio = Ratio.of(weir, runs.get(c).get("floor/" + states[c]));
+      Ratio ratio =
+          Ratio.of(runs.get(c).get("weir/" + states[c]), runs.get(c).get("floor/" + states[c]));
       Ratio judged = c == 2 ? paired : ratio;
-      String cell = states[c] + ", " + (c < 2 ? 1 : 2) + " thread(s)";
       if (judged.high() > worst) {
         worst = judged.high();
-        worstCell = cell + (c == 2 ? ", interleaved" : "");
+        worstCell = cell(states, c) + (c == 2 ? ", interleaved" : "");
       }
       floorVerdict = worse(floorVerdict, verdict(judged.low(), judged.high(), 1.1));
       b.append(" | ").append(ratio.text());
-      for (String peer : PEERS) {
-        Score p = runs.get(c).get(peer + "/" + states[c]);
-        // interleaved (as above) in the two-thread available cell: its ratio's interval
-        double low =
-            c == 2
-                ? Double.parseDouble(pairs.get("weirTo" + ContendedPairs.capitalized(peer) + "Low"))
-                : weir.best() / p.worst();
-        double high =
-            c == 2
-                ? Double.parseDouble(
-                    pairs.get("weirTo" + ContendedPairs.capitalized(peer) + "High"))
-                : weir.worst() / p.best();
-        if (low >= 1) {
-          behind.add(peer + " (" + cell + ")");
-        } else if (!(high < 1)) { // an unknown (NaN) bound settles nothing
-          unsettled.add(peer + " (" + cell + ")");
-        }
-      }
     }
     b.append(" |\n| Weir / retrying floor");
     for (int c = 0; c < 4; c++) {
@@ -312,6 +279,63 @@ public final class Report {
             paired.low(),
             paired.high()),
         floorVerdict);
+    peersGoal(runs, states, pairs);
+  }
+
+  /** The acquire table's title, text, header and a row per limiter, of its ns/op. */
+  private static void acquireTable(
+      StringBuilder b, String[] rows, List<Map<String, Score>> runs, String[] states) {
+    b.append("## Acquire cost\n\n");
+    b.append("One non-blocking acquire of one permit, ns/op (`PeerAcquireBenchmark`). ");
+    b.append("Available: every call admitted. Exhausted: every call refused. ");
+    b.append("Two threads share one limiter.\n\n");
+    b.append("| limiter | available, 1 thread | exhausted, 1 thread | available, 2 threads |");
+    b.append(" exhausted, 2 threads |\n|---|---:|---:|---:|---:|\n");
+    for (String row : rows) {
+      b.append("| ").append(label(row));
+      for (int c = 0; c < 4; c++) {
+        b.append(" | ").append(runs.get(c).get(row + "/" + states[c]).text());
+      }
+      b.append(" |\n");
+    }
+  }
+
+  /** The name of the acquire table's column {@code c}, as the goals name it. */
+  private static String cell(String[] states, int c) {
+    return states[c] + ", " + (c < 2 ? 1 : 2) + " thread(s)";
+  }
+
+  /**
+   * The goal of Weir's core ahead of every peer in every cell of the acquire table: by the error
+   * bars of the JMH averages, and by the interleaved measure's interval in the two-thread available
+   * cell.
+   */
+  private void peersGoal(
+      List<Map<String, Score>> runs, String[] states, Map<String, String> pairs) {
+    List<String> behind = new ArrayList<>();
+    List<String> unsettled = new ArrayList<>();
+    for (int c = 0; c < 4; c++) {
+      Score weir = runs.get(c).get("weir/" + states[c]);
+      String cell = cell(states, c);
+      for (String peer : PEERS) {
+        Score p = runs.get(c).get(peer + "/" + states[c]);
+        // interleaved (as above) in the two-thread available cell: its ratio's interval
+        double low =
+            c == 2
+                ? Double.parseDouble(pairs.get("weirTo" + ContendedPairs.capitalized(peer) + "Low"))
+                : weir.best() / p.worst();
+        double high =
+            c == 2
+                ? Double.parseDouble(
+                    pairs.get("weirTo" + ContendedPairs.capitalized(peer) + "High"))
+                : weir.worst() / p.best();
+        if (low >= 1) {
+          behind.add(peer + " (" + cell + ")");
+        } else if (!(high < 1)) { // an unknown (NaN) bound settles nothing
+          unsettled.add(peer + " (" + cell + ")");
+        }
+      }
+    }
     goal(
         "Weir's core ahead of every peer in every cell (error bars or levels apart)",
         behind.isEmpty() && unsettled.isEmpty()
@@ -435,6 +459,11 @@ public final class Report {
             beyondLow,
             beyondHigh),
         verdict(beyondLow, beyondHigh, 10));
+    wovenBelowPeers(p);
+  }
+
+  /** The goal of the woven call below every peer's acquire, two threads, interleaved. */
+  private void wovenBelowPeers(Map<String, String> p) {
     Verdict peers = Verdict.MET;
     double worst = 0;
     String worstPeer = "";
@@ -765,55 +794,8 @@ public final class Report {
   }
 
   private void shaping(StringBuilder b, Map<String, String> s) {
-    b.append("## Shaping accuracy\n\n");
-    b.append("Departures of a limiter at 1,000 calls/s with 8 threads calling as fast as they ");
-    b.append("can, against the ideal schedule `first + k × 1 ms`, over 5,000 departures ");
-    b.append("(`ShapingAccuracy`), microseconds.\n\n");
-    b.append("| limiter | deviation p50 | p99 | max | gap p1 | p50 | p99 | min | max |\n");
-    b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (String name : new String[] {"weir", "guava", "floor"}) {
-      b.append("| ")
-          .append(
-              switch (name) {
-                case "weir" -> "Weir, leaky bucket SHAPING";
-                case "guava" -> "Guava acquire()";
-                default -> "floor: the ideal schedule, each thread parking until its slot";
-              });
-      for (String key :
-          new String[] {
-            "deviationP50Micros",
-            "deviationP99Micros",
-            "deviationMaxMicros",
-            "gapP1Micros",
-            "gapP50Micros",
-            "gapP99Micros",
-            "gapMinMicros",
-            "gapMaxMicros"
-          }) {
-        b.append(" | ").append(s.get(name + "." + key));
-      }
-      b.append(" |\n");
-    }
-    b.append('\n');
-    String interrupted = s.get("interrupted.admittedPerSecond");
-    if (interrupted != null) {
-      b.append("Interrupted waiters (`InterruptedWaiters`): 64 threads call through a shaping ");
-      b.append("leaky bucket of ")
-          .append(InterruptedWaiters.RATE)
-          .append(" calls/s while one thread interrupts a random caller ")
-          .append(InterruptedWaiters.INTERRUPTS_PER_SECOND)
-          .append(" times a second: ")
-          .append(interrupted)
-          .append(" calls/s admitted, ")
-          .append(
-              String.format(
-                  Locale.ROOT,
-                  "%.1f%%",
-                  100 * Double.parseDouble(s.get("interrupted.shareOfRate"))))
-          .append(" of the rate. A waiter interrupted with later calls queued behind it leaves ");
-      b.append("its slot unused (their slots were fixed when they arrived); its slot goes back ");
-      b.append("once no later call holds one after it.\n\n");
-    }
+    shapingTable(b, s);
+    interruptedWaiters(b, s);
     long p99 = Long.parseLong(s.get("weir.deviationP99Micros"));
     long p1Gap = Long.parseLong(s.get("weir.gapP1Micros"));
     long p99Gap = Long.parseLong(s.get("weir.gapP99Micros"));
@@ -845,6 +827,63 @@ public final class Report {
             Long.parseLong(s.get("floor.gapMinMicros")) / 1000.0,
             Long.parseLong(s.get("floor.gapMaxMicros")) / 1000.0),
         min >= 500 && max <= 1500);
+  }
+
+  /** The shaping section's title, text and table of departures (`ShapingAccuracy`). */
+  private static void shapingTable(StringBuilder b, Map<String, String> s) {
+    b.append("## Shaping accuracy\n\n");
+    b.append("Departures of a limiter at 1,000 calls/s with 8 threads calling as fast as they ");
+    b.append("can, against the ideal schedule `first + k × 1 ms`, over 5,000 departures ");
+    b.append("(`ShapingAccuracy`), microseconds.\n\n");
+    b.append("| limiter | deviation p50 | p99 | max | gap p1 | p50 | p99 | min | max |\n");
+    b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (String name : new String[] {"weir", "guava", "floor"}) {
+      b.append("| ")
+          .append(
+              switch (name) {
+                case "weir" -> "Weir, leaky bucket SHAPING";
+                case "guava" -> "Guava acquire()";
+                default -> "floor: the ideal schedule, each thread parking until its slot";
+              });
+      for (String key :
+          new String[] {
+            "deviationP50Micros",
+            "deviationP99Micros",
+            "deviationMaxMicros",
+            "gapP1Micros",
+            "gapP50Micros",
+            "gapP99Micros",
+            "gapMinMicros",
+            "gapMaxMicros"
+          }) {
+        b.append(" | ").append(s.get(name + "." + key));
+      }
+      b.append(" |\n");
+    }
+    b.append('\n');
+  }
+
+  /** The paragraph on interrupted waiters (`InterruptedWaiters`), where they were measured. */
+  private static void interruptedWaiters(StringBuilder b, Map<String, String> s) {
+    String interrupted = s.get("interrupted.admittedPerSecond");
+    if (interrupted != null) {
+      b.append("Interrupted waiters (`InterruptedWaiters`): 64 threads call through a shaping ");
+      b.append("leaky bucket of ")
+          .append(InterruptedWaiters.RATE)
+          .append(" calls/s while one thread interrupts a random caller ")
+          .append(InterruptedWaiters.INTERRUPTS_PER_SECOND)
+          .append(" times a second: ")
+          .append(interrupted)
+          .append(" calls/s admitted, ")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "%.1f%%",
+                  100 * Double.parseDouble(s.get("interrupted.shareOfRate"))))
+          .append(" of the rate. A waiter interrupted with later calls queued behind it leaves ");
+      b.append("its slot unused (their slots were fixed when they arrived); its slot goes back ");
+      b.append("once no later call holds one after it.\n\n");
+    }
   }
 
   private void goal(String goal, String figure, boolean met) {

@@ -83,6 +83,27 @@ public final class WebThroughput {
               + " rejected %.1f us%n",
           i + 1, a, b, b / a, admitted.get(i), rejected.get(i));
     }
+    double[][] rounds = interleavedRounds(agent, config);
+    double[] processes = ContendedPairs.medianRatio(results, 0, 1);
+    double[] inJvm = ContendedPairs.medianRatio(rounds, 0, 1);
+    pairsTable(seconds, pairs, without, with, ratios);
+    System.out.printf(
+        "%nrequests/s with the agent / without: median %.3f, 95%% interval %.3f to %.3f (whole"
+            + " processes, %d pairs)%n",
+        processes[0], processes[1], processes[2], pairs);
+    System.out.printf(
+        "requests/s with an http entry / with none, in one JVM under the agent, %d rounds of %d ms"
+            + " slices taking turns: median %.3f, 95%% interval %.3f to %.3f%n%n",
+        ROUNDS, SLICE_MILLIS, inJvm[0], inJvm[1], inJvm[2]);
+    row("one client: an admitted request, us", admitted, "%.1f");
+    row("one client: a rejected request (429 from the gate), us", rejected, "%.1f");
+  }
+
+  /**
+   * The interleaved run under the agent ({@code --interleaved}), which then deletes the config
+   * file: each round's requests/s with the http entry and with none.
+   */
+  private static double[][] interleavedRounds(String agent, Path config) throws Exception {
     Map<String, String> slices =
         run(
             "-javaagent:" + agent + "=config=" + config,
@@ -98,8 +119,12 @@ public final class WebThroughput {
             Double.parseDouble(slices.get("round" + r + ".off"))
           };
     }
-    double[] processes = ContendedPairs.medianRatio(results, 0, 1);
-    double[] inJvm = ContendedPairs.medianRatio(rounds, 0, 1);
+    return rounds;
+  }
+
+  /** The table of the alternating pairs: requests/s without and with the agent, their ratio. */
+  private static void pairsTable(
+      int seconds, int pairs, List<Double> without, List<Double> with, List<Double> ratios) {
     System.out.println();
     System.out.printf(
         "Tomcat 11, %d keep-alive clients, %d s per run, %d alternating pairs (median, min to"
@@ -110,16 +135,6 @@ public final class WebThroughput {
     row("requests/s on an unlimited path, no agent", without, "%.0f");
     row("requests/s on an unlimited path, agent with an http entry", with, "%.0f");
     row("with / without, per pair", ratios, "%.3f");
-    System.out.printf(
-        "%nrequests/s with the agent / without: median %.3f, 95%% interval %.3f to %.3f (whole"
-            + " processes, %d pairs)%n",
-        processes[0], processes[1], processes[2], pairs);
-    System.out.printf(
-        "requests/s with an http entry / with none, in one JVM under the agent, %d rounds of %d ms"
-            + " slices taking turns: median %.3f, 95%% interval %.3f to %.3f%n%n",
-        ROUNDS, SLICE_MILLIS, inJvm[0], inJvm[1], inJvm[2]);
-    row("one client: an admitted request, us", admitted, "%.1f");
-    row("one client: a rejected request (429 from the gate), us", rejected, "%.1f");
   }
 
   private static void row(String name, List<Double> values, String format) {

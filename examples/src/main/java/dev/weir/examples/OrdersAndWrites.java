@@ -78,19 +78,7 @@ public final class OrdersAndWrites {
   }
 
   private void run() throws Exception {
-    System.out.println(
-        "Orders: token bucket 50/s, burst 100.   Writes: leaky bucket 20/s, queue 10, "
-            + WRITERS
-            + " writers.");
-    System.out.println(
-        "Per second; admitted, limited, left, waiting and p99 wait from the MBeans.");
-    System.out.println();
-    System.out.println(
-        "second |   orders: demand admitted limited left |  writes: demand admitted limited"
-            + " waiting p99 wait");
-    System.out.println(
-        "-------+---------------------------------------+-----------------------------------"
-            + "---------------");
+    printHeader();
     Thread orders = new Thread(this::orderClients, "orders");
     orders.start();
     Thread[] writers = new Thread[WRITERS];
@@ -143,6 +131,23 @@ public final class OrdersAndWrites {
         SECONDS,
         totals[3],
         totals[2]);
+  }
+
+  /** The lines above the table: what runs, and the table's titles. */
+  private static void printHeader() {
+    System.out.println(
+        "Orders: token bucket 50/s, burst 100.   Writes: leaky bucket 20/s, queue 10, "
+            + WRITERS
+            + " writers.");
+    System.out.println(
+        "Per second; admitted, limited, left, waiting and p99 wait from the MBeans.");
+    System.out.println();
+    System.out.println(
+        "second |   orders: demand admitted limited left |  writes: demand admitted limited"
+            + " waiting p99 wait");
+    System.out.println(
+        "-------+---------------------------------------+-----------------------------------"
+            + "---------------");
   }
 
   /** The demand: 80/s, with rushes of 200 at the start of seconds 1 and 8, 20/s in 5 to 7. */

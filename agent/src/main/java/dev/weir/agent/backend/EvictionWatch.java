@@ -207,7 +207,7 @@ final class EvictionWatch {
                 + ": cannot read the maxmemory_policy of "
                 + name
                 + " ("
-                + RedisBackend.words(e)
+                + RedisFailures.words(e)
                 + "), so Weir cannot tell whether it evicts its buckets (an evicted bucket comes"
                 + " back full): make sure its maxmemory-policy is noeviction");
       }

@@ -8,27 +8,17 @@ import dev.weir.agent.bootstrap.core.GcraBucket;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import dev.weir.agent.config.BackendTls;
 import dev.weir.agent.config.BackendUri;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.security.cert.CertificateException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocketFactory;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -42,14 +32,12 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.providers.PooledConnectionProvider;
 import redis.clients.jedis.util.Pool;
 
 /**
- * The Redis backend of cluster scope: one script per exchange ({@code gcra.lua}, the core's GCRA
+ * The Redis backend of cluster scope: one script per exchange ({@link GcraScript}, the core's GCRA
  * line for line on Redis's {@code TIME}), sent as {@code EVALSHA} and as {@code EVAL} when the
  * server answers {@code NOSCRIPT} (a restarted server, a cluster node that never saw it).
  *
@@ -80,9 +68,9 @@ import redis.clients.jedis.util.Pool;
  * network (nothing is queued while disconnected), and a background thread probes every {@link
  * #PROBE_MILLIS} ms with a write through the script next to the key that failed (a {@code PING}
  * would pass where calls fail) until it succeeds; the backend is then used again and that is logged
- * too. An error of one key (it holds another type) fails that key's calls only, logged once per
- * key. Connecting and loading the script happen on that thread as soon as the backend is made, so
- * the first acquire finds them ready.
+ * too. An error of one key (it holds another type) fails that key's calls only, logged once per key
+ * ({@link RedisFailures} tells them apart and words them). Connecting and loading the script happen
+ * on that thread as soon as the backend is made, so the first acquire finds them ready.
  *
  * <p><b>Eviction.</b> A server that evicts keys is not used while it does ({@link EvictionWatch},
  * checked each second by a thread of its own), unless {@code backendAllowEviction: true}.
@@ -120,12 +108,6 @@ public final class RedisBackend extends Backend {
    */
   static final long FIRST_CONNECT_MILLIS = 3000;
 
-  /** The script: the core's GCRA on one key. */
-  static final String SCRIPT = resource("gcra.lua");
-
-  /** Its SHA-1, as {@code EVALSHA} takes it. */
-  static final String SHA = sha1(SCRIPT);
-
   private final List<BackendUri> uris;
   private final int timeoutMillis;
   private final String described;
@@ -159,11 +141,8 @@ public final class RedisBackend extends Backend {
   /** Whether the eviction watch's thread was started; guarded by {@link #probeLock}. */
   private boolean watching;
 
-  /** Whether a full pool was logged. */
-  private volatile boolean poolFullLogged;
-
-  /** Keys whose refusal was logged (one line each). */
-  private final Set<String> loggedErrors = Collections.synchronizedSet(new LinkedHashSet<String>());
+  /** How failed exchanges are told apart, and what of them was logged. */
+  private final RedisFailures failures;
 
   private RedisBackend(
       List<BackendUri> uris,
@@ -179,6 +158,7 @@ public final class RedisBackend extends Backend {
     this.described = describe(uris);
     this.tls = tls;
     this.evictions = new EvictionWatch(described, allowEviction, watchClock);
+    this.failures = new RedisFailures(described, uris);
   }
 
   /**
@@ -271,37 +251,19 @@ public final class RedisBackend extends Backend {
     }
     long outer = CallDeadline.start(timeoutMillis);
     try {
-      return ((Long) run(c, key, arguments(scope, op, bucket, permits))).longValue();
+      List<String> args = GcraScript.arguments(scope, op, bucket, permits, scriptClock);
+      return ((Long) GcraScript.run(c, key, args)).longValue();
     } catch (JedisDataException e) {
-      String message = String.valueOf(e.getMessage());
-      if (!message.startsWith("WEIR_STATE") && !message.startsWith("WRONGTYPE")) {
+      if (!RedisFailures.ofOneKey(e)) {
         down(e, key); // the server cannot serve (OOM, READONLY, CLUSTERDOWN, LOADING, NOAUTH, ...)
         return UNAVAILABLE;
       }
-      // this key holds something else than a bucket: its calls fail, no other's
-      if (loggedErrors.size() < 100 && loggedErrors.add(key)) {
-        AgentLog.error(
-            "cluster bucket "
-                + key
-                + " on "
-                + described
-                + ": Redis refused the exchange ("
-                + message
-                + "); its calls follow onBackendFailure");
-      }
+      failures.keyRefused(key, e); // this key holds something else than a bucket: its calls fail
       return UNAVAILABLE;
     } catch (RuntimeException e) {
-      if (poolExhausted(e)) {
+      if (RedisFailures.poolExhausted(e)) {
         // more calls at once than connections: those beyond follow onBackendFailure, Redis is fine
-        if (!poolFullLogged) {
-          poolFullLogged = true;
-          AgentLog.warn(
-              "backend "
-                  + described
-                  + ": more than "
-                  + MAX_CONNECTIONS
-                  + " calls at once; the calls beyond follow onBackendFailure (logged once)");
-        }
+        failures.poolFull();
         return UNAVAILABLE;
       }
       down(e, key);
@@ -309,81 +271,6 @@ public final class RedisBackend extends Backend {
     } finally {
       CallDeadline.end(outer);
     }
-  }
-
-  /** One script call: EVALSHA, and EVAL if this server has not the script (yet, or any more). */
-  private static Object run(UnifiedJedis c, String key, List<String> args) {
-    List<String> keys = Collections.singletonList(key);
-    try {
-      return c.evalsha(SHA, keys, args);
-    } catch (JedisNoScriptException e) {
-      return c.eval(SCRIPT, keys, args); // loads it into this server's script cache
-    }
-  }
-
-  /** Whether the pool had no connection to give (all in use, at {@link #MAX_CONNECTIONS}). */
-  private static boolean poolExhausted(RuntimeException e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof NoSuchElementException) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * A limiter's settings as script arguments: derived once per bucket (a live change's new one).
-   */
-  private static final class Prepared {
-    final GcraBucket bucket;
-    final long permits;
-    final String[] settings;
-
-    Prepared(GcraBucket bucket, long permits) {
-      this.bucket = bucket;
-      this.permits = permits;
-      long[] s = bucket.sharedSettings(permits);
-      settings = new String[s.length + 1];
-      for (int i = 0; i < s.length; i++) {
-        settings[i] = Long.toString(s[i]);
-      }
-      switch (bucket.discipline()) {
-        case TOKEN_BUCKET:
-          settings[s.length] = "t";
-          break;
-        case POLICING:
-          settings[s.length] = "p";
-          break;
-        default:
-          settings[s.length] = "s";
-      }
-    }
-  }
-
-  private static final String[] OPS = new String[128];
-
-  static {
-    for (char op : new char[] {ACQUIRE, PROBE, REFUND, VIEW}) {
-      OPS[op] = String.valueOf(op);
-    }
-  }
-
-  /** ARGV: the operation, the settings, and in tests the test clock's reading. */
-  private List<String> arguments(ClusterScope scope, char op, GcraBucket bucket, long permits) {
-    Object slot = scope.prepared();
-    Prepared p = slot instanceof Prepared ? (Prepared) slot : null;
-    if (p == null || p.bucket != bucket || p.permits != permits) {
-      p = new Prepared(bucket, permits);
-      scope.prepared(p);
-    }
-    NanoClock testClock = scriptClock;
-    String[] values = new String[p.settings.length + (testClock == null ? 1 : 2)];
-    values[0] = OPS[op];
-    System.arraycopy(p.settings, 0, values, 1, p.settings.length);
-    if (testClock != null) {
-      values[values.length - 1] = Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
-    }
-    return Arrays.asList(values);
   }
 
   /**
@@ -402,103 +289,9 @@ public final class RedisBackend extends Backend {
     if (first) {
       dropIdleConnections(); // a restarted server left them dead: none is tried again
       evictions.outage(); // a restarted or failed-over server: its policy is read again
-      logDown(e, " again");
+      failures.logDown(e, " again");
     }
     probeInBackground();
-  }
-
-  /**
-   * The one line of an outage, or of a start that finds the backend down: a server that answers
-   * with an error refuses, in its words; a certificate that cannot be verified names the host and
-   * {@code backendTls}; otherwise the server does not answer.
-   */
-  private void logDown(RuntimeException e, String again) {
-    JedisDataException refusal = find(e, JedisDataException.class);
-    SSLException tlsFailure = find(e, SSLException.class);
-    if (refusal != null) {
-      AgentLog.error(
-          "backend "
-              + described
-              + " refuses Weir's calls ("
-              + oneLine(refusal.getMessage())
-              + "); cluster limits follow onBackendFailure until it takes them"
-              + again);
-    } else if (tlsFailure != null) {
-      boolean unverified = find(e, CertificateException.class) != null;
-      AgentLog.error(
-          "backend "
-              + described
-              + ": "
-              + (unverified
-                  ? "cannot verify the TLS certificate of " + hosts()
-                  : "the TLS handshake with " + hosts() + " fails")
-              + " ("
-              + oneLine(reason(e))
-              + "): "
-              + (unverified
-                  ? "give the CA that signs it in backendTls.caCertificate"
-                  : "check backendTls (caCertificate, certificate, privateKey)")
-              + "; cluster limits follow onBackendFailure until it answers"
-              + again);
-    } else {
-      AgentLog.error(
-          "backend "
-              + described
-              + " does not answer ("
-              + oneLine(reason(e))
-              + (uris.get(0).tls() && find(e, java.net.SocketException.class) != null
-                  ? "; over TLS, a server that requires a client certificate closes the"
-                      + " connection so: check backendTls.certificate"
-                  : "")
-              + "); cluster limits follow onBackendFailure until it answers"
-              + again);
-    }
-  }
-
-  /** The backend's host names, for a TLS message. */
-  private String hosts() {
-    Set<String> hosts = new LinkedHashSet<String>();
-    for (BackendUri uri : uris) {
-      hosts.add(uri.host());
-    }
-    return String.join(", ", hosts);
-  }
-
-  /** The first throwable of a type in the chain of causes and suppressed exceptions; or null. */
-  private static <T extends Throwable> T find(Throwable e, Class<T> type) {
-    return find(e, type, 0);
-  }
-
-  private static <T extends Throwable> T find(Throwable e, Class<T> type, int depth) {
-    if (e == null || depth > 20) {
-      return null;
-    }
-    if (type.isInstance(e)) {
-      return type.cast(e);
-    }
-    for (Throwable s : e.getSuppressed()) {
-      T found = find(s, type, depth + 1);
-      if (found != null) {
-        return found;
-      }
-    }
-    return e.getCause() == e ? null : find(e.getCause(), type, depth + 1);
-  }
-
-  /**
-   * What a failure says, for a log line: a server's refusal in its words, otherwise its deepest
-   * cause.
-   *
-   * @param e the failure
-   * @return one line
-   */
-  static String words(RuntimeException e) {
-    JedisDataException refusal = find(e, JedisDataException.class);
-    return oneLine(refusal != null ? refusal.getMessage() : reason(e));
-  }
-
-  private static String oneLine(String text) {
-    return String.valueOf(text).replace('\r', ' ').replace('\n', ' ');
   }
 
   /** Closes the pooled connections not in use, of every node. */
@@ -566,48 +359,15 @@ public final class RedisBackend extends Backend {
             c = connect();
             client = c;
           }
-          loadScript(c);
-          // a write through the script, where the failed call went: what calls need, not a
-          // PING that a full, read-only, paused or partly down server still answers
-          run(c, probeKey, PROBE_ARGUMENTS);
-          poolsDo(c, true); // so that calls seldom open one
-          checkEvictions(c); // at connect and after each outage: the policies read again
-          if (evictions.watchesEvictions()) { // evicting now? then it is not used from the start
-            LockSupport.parkNanos(SETTLE_MILLIS * 1_000_000L);
-            checkEvictions(c);
-          }
+          ready(c);
           // logged before it is used: whoever sees it answer finds the line written
-          if (reported) { // after an outage, or a start that found it down
-            AgentLog.info("backend " + described + " answers again; cluster limits use it");
-          } else if (AgentLog.debugEnabled()) {
-            AgentLog.debug(
-                "backend "
-                    + described
-                    + " connected, script "
-                    + SHA
-                    + " loaded, in "
-                    + (System.nanoTime() - started) / 1_000_000L
-                    + " ms");
-          }
-          boolean startWatch;
-          synchronized (probeLock) {
-            if (closed) {
-              return;
-            }
-            answering = true;
-            probing = false;
-            startWatch = !watching;
-            watching = true;
-          }
-          firstOutcome.countDown();
-          if (startWatch) {
-            watchInBackground();
-          }
+          logAnswering(reported, started);
+          nowAnswering();
           return;
         } catch (RuntimeException e) {
           if (!reported) { // logged before the first calls are let go: they find the line written
             reported = true;
-            logDown(e, "");
+            failures.logDown(e, "");
           }
           firstOutcome.countDown();
         }
@@ -620,11 +380,70 @@ public final class RedisBackend extends Backend {
     }
   }
 
+  /**
+   * Makes a connected client ready for calls, on the probe's thread: the script loaded, a probe
+   * write through it, connections opened ahead, the servers' evictions checked.
+   *
+   * @throws RuntimeException as the exchanges throw it: the backend is not ready
+   */
+  private void ready(UnifiedJedis c) {
+    loadScript(c);
+    // a write through the script, where the failed call went: what calls need, not a
+    // PING that a full, read-only, paused or partly down server still answers
+    GcraScript.run(c, probeKey, PROBE_ARGUMENTS);
+    poolsDo(c, true); // so that calls seldom open one
+    checkEvictions(c); // at connect and after each outage: the policies read again
+    if (evictions.watchesEvictions()) { // evicting now? then it is not used from the start
+      LockSupport.parkNanos(SETTLE_MILLIS * 1_000_000L);
+      checkEvictions(c);
+    }
+  }
+
+  /**
+   * The line of a probe that got its answer: info after an outage (or a start that found the
+   * backend down), else a debug line with the time since {@code startedNanos}.
+   */
+  private void logAnswering(boolean again, long startedNanos) {
+    if (again) { // after an outage, or a start that found it down
+      AgentLog.info("backend " + described + " answers again; cluster limits use it");
+    } else if (AgentLog.debugEnabled()) {
+      AgentLog.debug(
+          "backend "
+              + described
+              + " connected, script "
+              + GcraScript.SHA
+              + " loaded, in "
+              + (System.nanoTime() - startedNanos) / 1_000_000L
+              + " ms");
+    }
+  }
+
+  /**
+   * Lets calls use the backend again, unless it was closed meanwhile, and starts the eviction
+   * watch's thread the first time.
+   */
+  private void nowAnswering() {
+    boolean startWatch;
+    synchronized (probeLock) {
+      if (closed) {
+        return;
+      }
+      answering = true;
+      probing = false;
+      startWatch = !watching;
+      watching = true;
+    }
+    firstOutcome.countDown();
+    if (startWatch) {
+      watchInBackground();
+    }
+  }
+
   private void loadScript(UnifiedJedis c) {
     if (clusterMode) {
       return; // each node loads it with its first EVAL after NOSCRIPT
     }
-    c.scriptLoad(SCRIPT);
+    c.scriptLoad(GcraScript.SOURCE);
   }
 
   /** Checks the evictions of every server each {@link #WATCH_MILLIS} until closed. */
@@ -787,49 +606,6 @@ public final class RedisBackend extends Backend {
       } catch (RuntimeException ignored) {
         // closing: nothing to do about it
       }
-    }
-  }
-
-  private static String reason(RuntimeException e) {
-    Throwable cause = e;
-    while (cause.getCause() != null && cause.getCause() != cause) {
-      cause = cause.getCause();
-    }
-    String message = cause.getMessage();
-    if (cause instanceof java.net.UnknownHostException) {
-      message = "unknown host " + message;
-    }
-    String kind = e instanceof JedisConnectionException ? "" : e.getClass().getSimpleName() + ": ";
-    return kind + (message != null ? message : cause.getClass().getSimpleName());
-  }
-
-  private static String resource(String name) {
-    try (InputStream in = RedisBackend.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("weir: the agent jar lacks " + name);
-      }
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      byte[] buffer = new byte[4096];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        out.write(buffer, 0, n);
-      }
-      return new String(out.toByteArray(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException("weir: cannot read " + name + " from the agent jar", e);
-    }
-  }
-
-  private static String sha1(String text) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
-      StringBuilder hex = new StringBuilder();
-      for (byte b : digest) {
-        hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-      }
-      return hex.toString();
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("weir: no SHA-1 in this JVM", e);
     }
   }
 }

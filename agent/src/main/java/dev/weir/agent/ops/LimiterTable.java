@@ -58,23 +58,24 @@ final class LimiterTable {
   /** The columns, by item name, in the table's order. */
   private static Map<String, Object> columns(TreeMap<String, BucketLimiter> limiters) {
     int n = limiters.size();
-    String[] mbean = new String[n];
-    String[] kind = new String[n];
-    String[] scope = new String[n];
-    double[] rate = new double[n];
-    long[] capacity = new long[n];
-    boolean[] dryRun = new boolean[n];
-    long[] available = new long[n];
-    int[] waiting = new int[n];
-    long[] granted = new long[n];
-    long[] rejected = new long[n];
-    long[] waited = new long[n];
-    long[] totalWaitNanos = new long[n];
-    double[] p50 = new double[n];
-    double[] p99 = new double[n];
-    double[] max = new double[n];
-    long[] keys = new long[n];
-    long[] backendFailures = new long[n];
+    Map<String, Object> columns = new LinkedHashMap<String, Object>();
+    String[] mbean = column(columns, "MBean", new String[n]);
+    String[] kind = column(columns, "Kind", new String[n]);
+    String[] scope = column(columns, "Scope", new String[n]);
+    double[] rate = column(columns, "Rate", new double[n]);
+    long[] capacity = column(columns, "Capacity", new long[n]);
+    boolean[] dryRun = column(columns, "DryRun", new boolean[n]);
+    long[] available = column(columns, "AvailablePermits", new long[n]);
+    int[] waiting = column(columns, "Waiting", new int[n]);
+    long[] granted = column(columns, "Granted", new long[n]);
+    long[] rejected = column(columns, "Rejected", new long[n]);
+    long[] waited = column(columns, "Waited", new long[n]);
+    long[] totalWaitNanos = column(columns, "TotalWaitNanos", new long[n]);
+    double[] p50 = column(columns, "WaitP50Millis", new double[n]);
+    double[] p99 = column(columns, "WaitP99Millis", new double[n]);
+    double[] max = column(columns, "WaitMaxMillis", new double[n]);
+    long[] keys = column(columns, "Keys", new long[n]);
+    long[] backendFailures = column(columns, "BackendFailures", new long[n]);
     int i = 0;
     for (Map.Entry<String, BucketLimiter> e : limiters.entrySet()) {
       BucketLimiter l = e.getValue();
@@ -98,25 +99,13 @@ final class LimiterTable {
       backendFailures[i] = l.backendFailures();
       i++;
     }
-    Map<String, Object> columns = new LinkedHashMap<String, Object>();
-    columns.put("MBean", mbean);
-    columns.put("Kind", kind);
-    columns.put("Scope", scope);
-    columns.put("Rate", rate);
-    columns.put("Capacity", capacity);
-    columns.put("DryRun", dryRun);
-    columns.put("AvailablePermits", available);
-    columns.put("Waiting", waiting);
-    columns.put("Granted", granted);
-    columns.put("Rejected", rejected);
-    columns.put("Waited", waited);
-    columns.put("TotalWaitNanos", totalWaitNanos);
-    columns.put("WaitP50Millis", p50);
-    columns.put("WaitP99Millis", p99);
-    columns.put("WaitMaxMillis", max);
-    columns.put("Keys", keys);
-    columns.put("BackendFailures", backendFailures);
     return columns;
+  }
+
+  /** Adds a column, in order, and gives its array back to be filled. */
+  private static <T> T column(Map<String, Object> columns, String name, T values) {
+    columns.put(name, values);
+    return values;
   }
 
   /** The open type of these columns: an array type per column, of its values' type. */

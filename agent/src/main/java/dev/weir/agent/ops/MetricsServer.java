@@ -129,25 +129,16 @@ final class MetricsServer implements HttpFront.Answer {
   }
 
   /**
-   * The exposition of these limiters.
+   * The exposition of these limiters: each {@link Family} in its order, a limiter's samples in each
+   * in the order of their MBean names.
    *
    * @param beans the limiters and their MBean names
    * @return the text
    */
   static String exposition(Map<Limiter, ObjectName> beans) {
-    List<Map.Entry<Limiter, ObjectName>> sorted =
-        new ArrayList<Map.Entry<Limiter, ObjectName>>(beans.entrySet());
-    Collections.sort(
-        sorted,
-        new Comparator<Map.Entry<Limiter, ObjectName>>() {
-          @Override
-          public int compare(Map.Entry<Limiter, ObjectName> a, Map.Entry<Limiter, ObjectName> b) {
-            return a.getValue().getCanonicalName().compareTo(b.getValue().getCanonicalName());
-          }
-        });
     List<BucketLimiter> limiters = new ArrayList<BucketLimiter>();
     List<String> labels = new ArrayList<String>();
-    for (Map.Entry<Limiter, ObjectName> e : sorted) {
+    for (Map.Entry<Limiter, ObjectName> e : byName(beans)) {
       if (e.getKey() instanceof BucketLimiter) {
         limiters.add((BucketLimiter) e.getKey());
         String loader = e.getValue().getKeyProperty("loader");
@@ -159,72 +150,116 @@ final class MetricsServer implements HttpFront.Answer {
       }
     }
     StringBuilder out = new StringBuilder(256 + limiters.size() * 1_024);
-    family(out, "weir_calls_total", "counter", "Calls to limited methods, by result.");
-    for (int i = 0; i < limiters.size(); i++) {
-      sample(
-          out,
-          "weir_calls_total",
-          labels.get(i) + ",result=\"granted\"",
-          limiters.get(i).granted());
-      sample(
-          out,
-          "weir_calls_total",
-          labels.get(i) + ",result=\"rejected\"",
-          limiters.get(i).rejected());
-    }
-    family(out, "weir_waited_calls_total", "counter", "Calls admitted after waiting.");
-    for (int i = 0; i < limiters.size(); i++) {
-      sample(out, "weir_waited_calls_total", labels.get(i), limiters.get(i).waited());
-    }
-    family(out, "weir_wait_seconds", "histogram", "How long admitted calls waited, in seconds.");
-    for (int i = 0; i < limiters.size(); i++) {
-      BucketLimiter l = limiters.get(i);
-      long[] counts = l.waitCounts(BOUNDS);
-      for (int b = 0; b < BOUNDS.length; b++) {
-        sample(
-            out,
-            "weir_wait_seconds_bucket",
-            labels.get(i) + ",le=\"" + number(BOUNDS[b]) + "\"",
-            counts[b]);
+    for (Family f : Family.values()) {
+      family(out, f.metric, f.type, f.help);
+      for (int i = 0; i < limiters.size(); i++) {
+        f.samples(out, labels.get(i), limiters.get(i));
       }
-      sample(
-          out, "weir_wait_seconds_bucket", labels.get(i) + ",le=\"+Inf\"", counts[BOUNDS.length]);
-      sample(out, "weir_wait_seconds_sum", labels.get(i), l.totalWaitNanos() / 1e9);
-      sample(out, "weir_wait_seconds_count", labels.get(i), counts[BOUNDS.length]);
-    }
-    family(
-        out,
-        "weir_backend_failures_total",
-        "counter",
-        "Calls the cluster backend did not serve: failed, timed out, or made while it was down.");
-    for (int i = 0; i < limiters.size(); i++) {
-      sample(out, "weir_backend_failures_total", labels.get(i), limiters.get(i).backendFailures());
-    }
-    family(out, "weir_available_permits", "gauge", "Permits one call could take at once now.");
-    for (int i = 0; i < limiters.size(); i++) {
-      sample(out, "weir_available_permits", labels.get(i), limiters.get(i).availablePermits());
-    }
-    family(out, "weir_waiting_calls", "gauge", "Calls waiting in Weir now.");
-    for (int i = 0; i < limiters.size(); i++) {
-      sample(out, "weir_waiting_calls", labels.get(i), limiters.get(i).waiting());
-    }
-    family(out, "weir_rate_permits_per_second", "gauge", "The rate, in permits per second.");
-    for (int i = 0; i < limiters.size(); i++) {
-      sample(
-          out,
-          "weir_rate_permits_per_second",
-          labels.get(i),
-          limiters.get(i).bucket().permitsPerSecond());
-    }
-    family(out, "weir_capacity_permits", "gauge", "The capacity, in permits.");
-    for (int i = 0; i < limiters.size(); i++) {
-      sample(out, "weir_capacity_permits", labels.get(i), limiters.get(i).bucket().capacity());
-    }
-    family(out, "weir_keys", "gauge", "Keys held now by a per-key limiter.");
-    for (int i = 0; i < limiters.size(); i++) {
-      sample(out, "weir_keys", labels.get(i), limiters.get(i).keys());
     }
     return out.toString();
+  }
+
+  /** The limiters sorted by their MBean names' canonical forms. */
+  private static List<Map.Entry<Limiter, ObjectName>> byName(Map<Limiter, ObjectName> beans) {
+    List<Map.Entry<Limiter, ObjectName>> sorted =
+        new ArrayList<Map.Entry<Limiter, ObjectName>>(beans.entrySet());
+    Collections.sort(
+        sorted,
+        new Comparator<Map.Entry<Limiter, ObjectName>>() {
+          @Override
+          public int compare(Map.Entry<Limiter, ObjectName> a, Map.Entry<Limiter, ObjectName> b) {
+            return a.getValue().getCanonicalName().compareTo(b.getValue().getCanonicalName());
+          }
+        });
+    return sorted;
+  }
+
+  /**
+   * The metric families, in the exposition's order: each its name, type and help, and a limiter's
+   * samples in it ({@link #samples}).
+   */
+  private enum Family {
+    CALLS("weir_calls_total", "counter", "Calls to limited methods, by result."),
+    WAITED("weir_waited_calls_total", "counter", "Calls admitted after waiting."),
+    WAIT_SECONDS("weir_wait_seconds", "histogram", "How long admitted calls waited, in seconds."),
+    BACKEND_FAILURES(
+        "weir_backend_failures_total",
+        "counter",
+        "Calls the cluster backend did not serve: failed, timed out, or made while it was down."),
+    AVAILABLE("weir_available_permits", "gauge", "Permits one call could take at once now."),
+    WAITING("weir_waiting_calls", "gauge", "Calls waiting in Weir now."),
+    RATE("weir_rate_permits_per_second", "gauge", "The rate, in permits per second."),
+    CAPACITY("weir_capacity_permits", "gauge", "The capacity, in permits."),
+    KEYS("weir_keys", "gauge", "Keys held now by a per-key limiter.");
+
+    /** The metric's name. */
+    final String metric;
+
+    /** Its Prometheus type: counter, gauge or histogram. */
+    final String type;
+
+    /** Its {@code # HELP} text. */
+    final String help;
+
+    Family(String metric, String type, String help) {
+      this.metric = metric;
+      this.type = type;
+      this.help = help;
+    }
+
+    /**
+     * Appends a limiter's samples of this family, labelled so: two for {@link #CALLS} (granted,
+     * rejected), the buckets, sum and count for {@link #WAIT_SECONDS}, one for each other family.
+     */
+    void samples(StringBuilder out, String labels, BucketLimiter l) {
+      switch (this) {
+        case CALLS:
+          sample(out, metric, labels + ",result=\"granted\"", l.granted());
+          sample(out, metric, labels + ",result=\"rejected\"", l.rejected());
+          return;
+        case WAIT_SECONDS:
+          histogram(out, labels, l);
+          return;
+        default:
+          sample(out, metric, labels, value(l));
+      }
+    }
+
+    /** A limiter's one value in a family of one sample per limiter. */
+    private double value(BucketLimiter l) {
+      switch (this) {
+        case WAITED:
+          return l.waited();
+        case BACKEND_FAILURES:
+          return l.backendFailures();
+        case AVAILABLE:
+          return l.availablePermits();
+        case WAITING:
+          return l.waiting();
+        case RATE:
+          return l.bucket().permitsPerSecond();
+        case CAPACITY:
+          return l.bucket().capacity();
+        case KEYS:
+          return l.keys();
+        default:
+          throw new IllegalStateException(name() + " has samples of its own");
+      }
+    }
+  }
+
+  /**
+   * A limiter's {@code weir_wait_seconds} histogram: a bucket per bound, {@code +Inf}, sum, count.
+   */
+  private static void histogram(StringBuilder out, String labels, BucketLimiter l) {
+    long[] counts = l.waitCounts(BOUNDS);
+    for (int b = 0; b < BOUNDS.length; b++) {
+      sample(
+          out, "weir_wait_seconds_bucket", labels + ",le=\"" + number(BOUNDS[b]) + "\"", counts[b]);
+    }
+    sample(out, "weir_wait_seconds_bucket", labels + ",le=\"+Inf\"", counts[BOUNDS.length]);
+    sample(out, "weir_wait_seconds_sum", labels, l.totalWaitNanos() / 1e9);
+    sample(out, "weir_wait_seconds_count", labels, counts[BOUNDS.length]);
   }
 
   private static void family(StringBuilder out, String name, String type, String help) {

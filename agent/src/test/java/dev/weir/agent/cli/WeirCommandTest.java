@@ -18,15 +18,15 @@ import org.junit.jupiter.api.Test;
 class WeirCommandTest {
   @Test
   void numbersFitTheirColumns() {
-    assertEquals("50", WeirCommand.compact(50, 6));
-    assertEquals("0.33", WeirCommand.compact(1 / 3.0, 6));
-    assertEquals("3e-04", WeirCommand.compact(1 / 3600.0, 6), "1 per hour in permits/s");
-    assertEquals("123456", WeirCommand.compact(123_456, 6));
-    assertEquals("123k", WeirCommand.compact(123_456, 5));
-    assertEquals("12345678", WeirCommand.compact(12_345_678, 8));
-    assertEquals("12.3M", WeirCommand.compact(12_345_678, 7));
-    assertEquals("20.3", WeirCommand.compact(20.25, 7), "one decimal past 1");
-    assertEquals("450.6", WeirCommand.compact(450.6, 6));
+    assertEquals("50", Table.compact(50, 6));
+    assertEquals("0.33", Table.compact(1 / 3.0, 6));
+    assertEquals("3e-04", Table.compact(1 / 3600.0, 6), "1 per hour in permits/s");
+    assertEquals("123456", Table.compact(123_456, 6));
+    assertEquals("123k", Table.compact(123_456, 5));
+    assertEquals("12345678", Table.compact(12_345_678, 8));
+    assertEquals("12.3M", Table.compact(12_345_678, 7));
+    assertEquals("20.3", Table.compact(20.25, 7), "one decimal past 1");
+    assertEquals("450.6", Table.compact(450.6, 6));
   }
 
   @Test
@@ -34,18 +34,18 @@ class WeirCommandTest {
     String cwd = new java.io.File("").getAbsolutePath();
     assertEquals(
         "config=" + cwd + "/weir.yaml,log=debug",
-        WeirCommand.absoluteConfig("config=weir.yaml,log=debug"));
+        AttachCommand.absoluteConfig("config=weir.yaml,log=debug"));
     assertEquals(
         "log=off,config=/etc/weir.yaml",
-        WeirCommand.absoluteConfig("log=off,config=/etc/weir.yaml"));
-    assertEquals(null, WeirCommand.absoluteConfig(null));
+        AttachCommand.absoluteConfig("log=off,config=/etc/weir.yaml"));
+    assertEquals(null, AttachCommand.absoluteConfig(null));
   }
 
   @Test
   void longNamesKeepTheirEnd() {
-    assertEquals("orders", WeirCommand.fit("orders"));
-    assertEquals("~heck#probe(int)", WeirCommand.fit("dev.weir.examples.AgentCheck#probe(int)"));
-    assertEquals(16, WeirCommand.fit("dev.weir.examples.AgentCheck#probe(int)").length());
+    assertEquals("orders", Table.fit("orders"));
+    assertEquals("~heck#probe(int)", Table.fit("dev.weir.examples.AgentCheck#probe(int)"));
+    assertEquals(16, Table.fit("dev.weir.examples.AgentCheck#probe(int)").length());
   }
 
   @Test
@@ -89,7 +89,7 @@ class WeirCommandTest {
           {"dev.weir:type=Limiter,name=\"\"", ""},
           {"dev.weir:type=Limiter,name=Shop#buy(java.lang.String)", "Shop#buy(java.lang.String)"}
         }) {
-      assertEquals(c[1], WeirCommand.label(c[0]), c[0]);
+      assertEquals(c[1], WeirMBeans.label(c[0]), c[0]);
     }
   }
 
