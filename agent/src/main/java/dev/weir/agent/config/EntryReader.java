@@ -225,6 +225,12 @@ final class EntryReader {
     } else {
       value = fields.number(rate, path + ".rate");
     }
+    // the rate's own rule, as an annotation's: before the per, and whatever the per
+    String broken = value == null ? null : LimitRules.rate(value, null, YamlFields.text(rate));
+    if (broken != null) {
+      fields.error(rate, path + ".rate " + broken);
+      value = null;
+    }
     String per =
         fields.choice(
             bucket.get("per"),
@@ -239,11 +245,6 @@ final class EntryReader {
     TimeUnit unit = per == null ? null : TimeUnit.valueOf(per);
     if (unit != null) {
       spec.per(unit);
-    }
-    String broken = value == null ? null : LimitRules.rate(value, unit, YamlFields.text(rate));
-    if (broken != null) {
-      fields.error(rate, path + ".rate " + broken);
-      return null;
     }
     if (value != null) {
       spec.rate(value);

@@ -628,4 +628,35 @@ class ConfigFileTest {
       assertEquals(List.of(c[1]), file.errors(), c[0]);
     }
   }
+
+  @Test
+  void aBucketsRulesReadAsAnAnnotationsDo() {
+    String[][] cases = {
+      // permits below 1 say so, with or without a capacity to name
+      {
+        "{ rate: 0, permits: 0 }",
+        "w.yaml:4: limits[0].tokenBucket.rate must be > 0 and finite, was 0",
+        "w.yaml:4: limits[0].tokenBucket.permits must be >= 1, was 0"
+      },
+      {"{ rate: 5, permits: 0 }", "w.yaml:4: limits[0].tokenBucket.permits must be >= 1, was 0"},
+      // the rate is judged before its per, and as a number of its own (an annotation's too)
+      {
+        "{ rate: -1, per: WEEKS }",
+        "w.yaml:4: limits[0].tokenBucket.rate must be > 0 and finite, was -1",
+        "w.yaml:4: limits[0].tokenBucket.per must be one of NANOSECONDS, MICROSECONDS,"
+            + " MILLISECONDS, SECONDS, MINUTES, HOURS, DAYS, was WEEKS"
+      },
+      {"{ rate: 1.0e-320, per: DAYS }"}
+    };
+    for (String[] c : cases) {
+      List<String> errors =
+          ConfigFile.parse(
+                  "w.yaml",
+                  "limits:\n  - name: a\n    methods: \"com.acme.X#y\"\n    tokenBucket: "
+                      + c[0]
+                      + "\n")
+              .errors();
+      assertEquals(List.of(c).subList(1, c.length), errors, c[0]);
+    }
+  }
 }

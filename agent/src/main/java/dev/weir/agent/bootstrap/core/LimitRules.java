@@ -78,7 +78,8 @@ public final class LimitRules {
   }
 
   /**
-   * The permits each call takes: at least 1, at most the capacity.
+   * The permits each call takes: at least 1 ({@code must be >= 1}), at most the capacity ({@code
+   * must be between 1 and the capacity}).
    *
    * @param permits permits per call
    * @param capacity the bucket's capacity, permits ({@code >= 1})
@@ -88,7 +89,10 @@ public final class LimitRules {
    */
   public static String permits(
       long permits, long capacity, boolean capacityFromRate, String written) {
-    if (permits >= 1 && permits <= capacity && permits <= Integer.MAX_VALUE) {
+    if (permits < 1) {
+      return "must be >= 1, was " + written; // as minPermits: no capacity needs naming
+    }
+    if (permits <= capacity && permits <= Integer.MAX_VALUE) {
       return null;
     }
     return "must be between 1 and the capacity ("
