@@ -25,14 +25,15 @@ import org.junit.jupiter.api.TestFactory;
  * onLimit: WAIT}. Each limited phase of 300 writes on one thread must take at least {@code (300 -
  * 10) / 200} s (admitted ≤ capacity + rate × elapsed, exact but for 10 ms of clock rounding: an
  * unlimited phase takes milliseconds, one charging half the writes 0.75 s), with {@code Granted}
- * rising by exactly 300; and it must run at a quarter of the limit at least (loose: the machine may
- * be loaded).
+ * rising by exactly 300; and its calls may wait in Weir no longer than the limit's slots (290 / 200
+ * s) and one late wake-up: the phase's own pace is the driver's, which a loaded machine slows.
  */
 class JdbcDriversIT {
   private static final int ROWS = 300;
   private static final int RATE = 200;
   private static final int CAPACITY = 10;
   private static final long CLOCK_SLACK_NANOS = 10_000_000L;
+  private static final long WAKE_UP_SLACK_NANOS = 1_000_000_000L;
 
   private static final String[] DRIVERS = {"sqlite", "derby", "hsqldb", "h2"};
   private static final String[] ACCESS = {"plain", "pool"};
@@ -151,7 +152,16 @@ class JdbcDriversIT {
     assertEquals(ROWS, granted, pace + ": every write charged exactly once");
     long floorNanos = (long) ((ROWS - CAPACITY) * 1e9 / RATE) - CLOCK_SLACK_NANOS;
     assertTrue(nanos >= floorNanos, pace + ": faster than capacity + rate x elapsed allows");
-    assertTrue(perSecond >= RATE / 4.0, pace + ": far below the limit");
+    // how slow the phase is beside the limit is the driver's (an embedded Derby writing on a
+    // loaded machine keeps below 200/s alone); what Weir adds is the time its calls waited, which
+    // the limit bounds: the slots of ROWS - CAPACITY calls, and one late wake-up
+    long waitNanos = r.longValue(phase + ".waitNanos");
+    long slotsNanos = (long) ((ROWS - CAPACITY) * 1e9 / RATE);
+    assertTrue(
+        waitNanos >= 0 && waitNanos <= slotsNanos + WAKE_UP_SLACK_NANOS,
+        String.format(
+            "%s: waited %.3f s in Weir, more than the limit's %.3f s of slots",
+            pace, waitNanos / 1e9, slotsNanos / 1e9));
   }
 
   /**
