@@ -29,7 +29,8 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
 /**
  * Reads and validates the config file (YAML). Every error of the file is collected, each naming
  * {@code file:line}, the key path, the rule and the value, as {@code weir.yaml:7:
- * limits[1].tokenBucket.rate must be > 0, was -3}: this is the one place config errors come from.
+ * limits[1].tokenBucket.rate must be > 0 and finite, was -3}: this is the one place config errors
+ * come from.
  *
  * <p>Keys: top level {@code backend} (and {@code backendTimeoutMillis}, {@code backendKeyPrefix},
  * {@code backendTls}, {@code backendAllowEviction}), {@code http} ({@code trustedProxies}, {@code
