@@ -277,7 +277,7 @@ public final class ContendedPairs {
     }
     Arrays.sort(sorted);
     int k = Math.max(1, confidenceRank(n));
-    return new double[] {Report.median(sorted), sorted[k - 1], sorted[n - k]};
+    return new double[] {Score.median(sorted), sorted[k - 1], sorted[n - k]};
   }
 
   private static void print(String name, double[] ratio) {

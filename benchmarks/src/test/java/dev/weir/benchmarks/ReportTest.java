@@ -87,10 +87,10 @@ class ReportTest {
 
   @Test
   void aStartUpIntervalStraddlingItsGoalLeavesItOpen() {
-    assertEquals(Report.Verdict.MET, Report.intervalVerdict("1.02 to 1.09", 1.10));
-    assertEquals(Report.Verdict.OPEN, Report.intervalVerdict("1.00 to 1.23", 1.10));
-    assertEquals(Report.Verdict.MISSED, Report.intervalVerdict("1.11 to 1.23", 1.10));
-    assertEquals(Report.Verdict.OPEN, Report.intervalVerdict("?", 1.10));
+    assertEquals(Goals.Verdict.MET, Goals.intervalVerdict("1.02 to 1.09", 1.10));
+    assertEquals(Goals.Verdict.OPEN, Goals.intervalVerdict("1.00 to 1.23", 1.10));
+    assertEquals(Goals.Verdict.MISSED, Goals.intervalVerdict("1.11 to 1.23", 1.10));
+    assertEquals(Goals.Verdict.OPEN, Goals.intervalVerdict("?", 1.10));
   }
 
   @Test
@@ -303,21 +303,21 @@ class ReportTest {
 
   @Test
   void anUnknownBoundSettlesNothing() {
-    assertEquals(Report.Verdict.OPEN, Report.verdict(Double.NaN, Double.NaN, 1.1));
-    assertEquals(Report.Verdict.OPEN, Report.verdict(0.9, Double.NaN, 1.1));
-    assertEquals(Report.Verdict.MET, Report.verdict(0.9, 1.1, 1.1));
-    assertEquals(Report.Verdict.MISSED, Report.verdict(1.11, 1.2, 1.1));
+    assertEquals(Goals.Verdict.OPEN, Goals.verdict(Double.NaN, Double.NaN, 1.1));
+    assertEquals(Goals.Verdict.OPEN, Goals.verdict(0.9, Double.NaN, 1.1));
+    assertEquals(Goals.Verdict.MET, Goals.verdict(0.9, 1.1, 1.1));
+    assertEquals(Goals.Verdict.MISSED, Goals.verdict(1.11, 1.2, 1.1));
   }
 
   @Test
   void oneStrayIterationIsNotALevel() {
-    Report.Score score = new Report.Score(60, 5, new double[] {54, 55, 53, 54, 54, 91, 92, 91});
+    Score score = new Score(60, 5, new double[] {54, 55, 53, 54, 54, 91, 92, 91});
     assertEquals(2, score.levels().size());
-    Report.Score stray = new Report.Score(60, 5, new double[] {54, 55, 53, 54, 54, 55, 92});
+    Score stray = new Score(60, 5, new double[] {54, 55, 53, 54, 54, 55, 92});
     assertEquals(1, stray.levels().size(), "one iteration makes no level");
-    Report.Score two = new Report.Score(60, 5, new double[] {54, 55, 53, 54, 54, 101, 100});
+    Score two = new Score(60, 5, new double[] {54, 55, 53, 54, 54, 101, 100});
     assertEquals(2, two.levels().size(), "two iterations do");
-    Report.Score close = new Report.Score(60, 5, new double[] {54, 55, 53, 64, 65, 66});
+    Score close = new Score(60, 5, new double[] {54, 55, 53, 64, 65, 66});
     assertEquals(1, close.levels().size(), "a step under 1.3x is noise, not a level");
   }
 
