@@ -38,11 +38,11 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * {@code limits}; entry {@code name} (required), {@code methods} or {@code http} ({@code paths},
  * {@code methods}), exactly one of {@code tokenBucket} / {@code leakyBucket} (keys {@code rate},
  * {@code per}, {@code capacity}, and {@code permits} or {@code mode}), {@code onLimit}, {@code
- * maxWaitMillis}, {@code key}, {@code scope}, {@code dryRun}. Any other key is an error. Defaults
- * as the annotations. Values have the types of the YAML 1.2 core schema: a number where a number
- * belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code true} or {@code false}
- * where a flag belongs, a string where a name or a pattern belongs. Not thread-safe; use one
- * instance per file.
+ * maxWaitMillis}, {@code key}, {@code scope}, {@code onBackendFailure}, {@code dryRun}. Any other
+ * key is an error. Defaults as the annotations. Values have the types of the YAML 1.2 core schema:
+ * a number where a number belongs ({@code "5"} is a string, {@code 1_000} is not a number), {@code
+ * true} or {@code false} where a flag belongs, a string where a name or a pattern belongs. Not
+ * thread-safe; use one instance per file.
  *
  * <p>This class reads the file-level settings; the typed values and the errors are {@link
  * YamlFields}', {@code ${NAME}} is {@link Variables}', and each entry of {@code limits} is read by
