@@ -275,7 +275,7 @@ final class EntryReader {
       long effective =
           capacity != null && capacity > 0
               ? capacity
-              : rate != null ? LimitSpec.defaultCapacity(rate) : Long.MAX_VALUE;
+              : rate != null ? LimitRules.defaultCapacity(rate) : Long.MAX_VALUE;
       String broken = LimitRules.permits(permits, effective, false, YamlFields.text(permitsNode));
       if (broken != null) {
         fields.error(permitsNode, path + ".permits " + broken);

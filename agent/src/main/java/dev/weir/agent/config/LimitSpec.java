@@ -37,7 +37,7 @@ public final class LimitSpec {
     this.discipline = b.discipline;
     this.rate = b.rate;
     this.per = b.per;
-    this.capacity = b.capacity == 0 ? defaultCapacity(b.rate) : b.capacity;
+    this.capacity = b.capacity == 0 ? LimitRules.defaultCapacity(b.rate) : b.capacity;
     this.permits = b.permits;
     this.waitOnLimit = b.waitOnLimit;
     this.maxWaitMillis = b.maxWaitMillis;
@@ -51,17 +51,6 @@ public final class LimitSpec {
    */
   public static Builder builder(Discipline discipline) {
     return new Builder(discipline);
-  }
-
-  /**
-   * The capacity that {@code capacity = 0} stands for: one {@code per} worth, {@code max(1,
-   * ceil(rate))}.
-   *
-   * @param rate permits per {@code per}, {@code > 0}
-   * @return the capacity in permits, {@code >= 1}
-   */
-  public static long defaultCapacity(double rate) {
-    return LimitRules.defaultCapacity(rate);
   }
 
   /**
@@ -292,7 +281,7 @@ public final class LimitSpec {
         all.add(0, "rate must be set");
       }
       if (LimitRules.rate(rate, null) == null && capacity >= 0) {
-        long effective = capacity == 0 ? defaultCapacity(rate) : capacity;
+        long effective = capacity == 0 ? LimitRules.defaultCapacity(rate) : capacity;
         String broken =
             LimitRules.permits(permits, effective, capacity == 0, String.valueOf(permits));
         if (broken != null) {
