@@ -1,8 +1,11 @@
 /**
- * Weaving: the class file transformer, the scan of class bytes for {@code dev/weir/}, the two ASM
- * passes and the prologue, the reading of annotations, config patterns and their matching, the
- * servlet gate's weaving, retransformation at attach and reload, and {@code Weaving}, the handle
- * the operations tier holds.
+ * Weaving: the class file transformer ({@code WeirTransformer}), the scan of class bytes for {@code
+ * dev/weir/}, the two ASM passes ({@code Weaver}) and the prologue ({@code LimitPrologue}), the
+ * plan of each method's limit ({@code LimitWeaver}, from annotations read by {@code
+ * AnnotationReader} and bound by {@code AnnotationBinder}, fallbacks found by {@code
+ * FallbackResolver}), config patterns and their matching ({@code ConfigLimits}, {@code
+ * TypeFamilies} for {@code Type+}), the servlet gate's weaving, retransformation at attach and
+ * reload ({@code Retransformer}), and {@code Weaving}, the handle the operations tier holds.
  *
  * <p>Agent tier. May import: {@code control}, {@code backend}, {@code config}, the boot tier, the
  * {@code dev.weir} API, the relocated Byte Buddy (its ASM) and the JDK. See ARCHITECTURE.md, "A
