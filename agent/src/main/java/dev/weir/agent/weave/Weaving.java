@@ -85,15 +85,6 @@ public final class Weaving {
   }
 
   /**
-   * The names of the config file's limits now.
-   *
-   * @return the names, in file order
-   */
-  public List<String> configLimitNames() {
-    return transformer.config().registered().names();
-  }
-
-  /**
    * The methods whose calls the limiter limits now (docs/operations.md, "MBeans", {@code Methods}).
    *
    * @param limiter a limiter
