@@ -6,7 +6,7 @@
 -- KEYS[1]  the bucket's key (weir:{NAME} or weir:{NAME:KEY}, under the key prefix)
 -- ARGV[1]  operation: a = acquire, p = probe (retry-after, nothing taken), r = refund (give back
 --          the cost), v = view (ticks the state is ahead of now, for AvailablePermits); w = the
---          backend's health probe: a write of KEYS[1] (no other argument)
+--          backend's health probe: TIME and a write of KEYS[1] (no other argument)
 -- ARGV[2]  ticks per nanosecond (1..1024): the bucket's time unit
 -- ARGV[3]  T, the emission interval, in ticks
 -- ARGV[4]  the call's cost, permits * T, in ticks (2^61 = never)
@@ -24,7 +24,9 @@
 -- -answer (<= -2^61: never); probe >= 0 retry-after; view >= 0 ahead.
 local key = KEYS[1]
 if ARGV[1] == 'w' then
-  -- the backend's probe: a write where calls write, expiring in a second
+  -- the backend's probe: what every call needs of Redis, its clock (a user or a config that
+  -- refuses TIME refuses every call) and a write where calls write, expiring in a second
+  redis.call('TIME')
   redis.call('SET', key, '1', 'PX', 1000)
   return 0
 end

@@ -516,20 +516,22 @@ class RedisBackendTest {
   }
 
   /**
-   * A wrong password, a user without the permission to run scripts (an ACL user: {@code NOPERM})
-   * and a database index out of range: Redis refuses, and says why; the log says so in its words,
-   * never that it does not answer.
+   * A wrong password, a user without the permission to run scripts (an ACL user: {@code NOPERM}),
+   * one that may run them but not the {@code TIME} they call, and a database index out of range:
+   * Redis refuses, and says why; the log says so in its words, never that it does not answer.
    */
   @Test
   void aRedisThatRefusesIsReportedAsRefusingInItsWords() throws Exception {
     try (RedisServer secured = RedisServer.start("--requirepass", "s3cret")) {
       assertEquals(
-          List.of("+OK", "+OK"),
+          List.of("+OK", "+OK", "+OK"),
           secured.commands(
               new String[] {"AUTH", "s3cret"},
               new String[] {
                 "ACL", "SETUSER", "scriptless", "on", ">pw", "~*", "+@all", "-evalsha", "-eval"
-              }));
+              },
+              // scripts, but not the clock they read (TIME is in @fast, not @read or @write)
+              new String[] {"ACL", "SETUSER", "timeless", "on", ">pw", "~*", "+@all", "-time"}));
       String port = Integer.toString(secured.port());
       System.out.println(
           "[refusal] "
@@ -539,6 +541,12 @@ class RedisBackendTest {
       String noperm = refusal("redis://scriptless:pw@127.0.0.1:" + port, "NOPERM");
       assertTrue(noperm.contains("evalsha"), noperm);
       System.out.println("[refusal] " + noperm);
+      // Redis names no command here: the script's line says which (TIME, where every call reads it)
+      String timeless =
+          refusal(
+              "redis://timeless:pw@127.0.0.1:" + port,
+              "ERR The user executing the script can't run this command");
+      System.out.println("[refusal] " + timeless);
       System.out.println(
           "[refusal] "
               + refusal(
