@@ -14,12 +14,14 @@ package dev.weir.agent.bootstrap;
  * <h2>Design</h2>
  *
  * <p>Each thread has one small {@code int[]} cell per limiter, plus one for Weir's own sections and
- * one scratch cell. A limiter's cell is 1 while an outermost call of it runs on the thread, else 0.
- * {@link #enter} sets it and returns it to the woven method, which keeps it in a local and clears
- * it on every exit with a plain array store ({@code cell[0] = 0}): no method call, so no {@code
- * StackOverflowError} can strike between the body's end and the clearing, and no error thrown
- * anywhere can leave the cell set. A nested call gets the scratch cell, which nothing reads, so its
- * exit changes nothing. The clearing is idempotent, so a path that clears twice is harmless.
+ * one scratch cell; each limiter's slot pair holds the cell that stands for it now and its own (a
+ * group's call lets its cell stand for each of its config members, see {@link #enterGroup}). A
+ * limiter's cell is 1 while an outermost call of it runs on the thread, else 0. {@link #enter} sets
+ * it and returns it to the woven method, which keeps it in a local and clears it on every exit with
+ * a plain array store ({@code cell[0] = 0}): no method call, so no {@code StackOverflowError} can
+ * strike between the body's end and the clearing, and no error thrown anywhere can leave the cell
+ * set. A nested call gets the scratch cell, which nothing reads, so its exit changes nothing. The
+ * clearing is idempotent, so a path that clears twice is harmless.
  *
  * <p>{@link #enter} writes the cell as its last action before returning, after every call it makes,
  * so an error thrown inside it (a {@code StackOverflowError} on any of its calls) leaves the cell
@@ -71,26 +73,81 @@ public final class CallDepth {
    *     which holds 0
    */
   public static int[] enter(int limiterId) {
+    int[][] cells = cellsFor(limiterId);
+    int slot = FIRST_LIMITER + 2 * limiterId;
+    int[] cell = cells[slot];
+    if (cell[0] != 0 || cells[WEIR][0] != 0) {
+      return cells[SCRATCH];
+    }
+    int[] own = cells[slot + 1];
+    cells[slot] = own; // a group's cell may stand in it since that group's call (enterGroup)
+    own[0] = 1; // the last write: nothing after it can throw
+    return own;
+  }
+
+  /** The thread's cells, grown to hold the limiter's pair (current, own). */
+  private static int[][] cellsFor(int limiterId) {
     int[][] cells = CELLS.get();
-    int slot = limiterId + FIRST_LIMITER;
-    if (slot >= cells.length) {
+    int slot = FIRST_LIMITER + 2 * limiterId;
+    if (slot + 1 >= cells.length) {
       // System.arraycopy, not Arrays.copyOf: a config limit may name java.util's methods, and
       // nothing here may run one before the call is known to be Weir's own
-      int[][] grown = new int[Math.max(slot + 1, cells.length * 2)][];
+      int[][] grown = new int[Math.max(slot + 2, cells.length * 2)][];
       System.arraycopy(cells, 0, grown, 0, cells.length);
       cells = grown;
       CELLS.set(cells);
     }
-    int[] cell = cells[slot];
-    if (cell == null) {
-      cell = new int[1];
+    if (cells[slot] == null) {
+      int[] cell = new int[1];
       cells[slot] = cell;
+      cells[slot + 1] = cell;
     }
-    if (cell[0] != 0 || cells[WEIR][0] != 0) {
+    return cells;
+  }
+
+  /**
+   * Enters a method that several limits apply to ({@code LimitGroup}), some of them config
+   * patterns' limits that charge only their outermost call. The group's own cell stands, for this
+   * call, in the slot of every such limit not entered on the thread yet, so that one plain store
+   * ({@code cell[0] = 0}) on exit leaves them all; {@link #enter} puts a limit's own cell back when
+   * it is next entered alone. The caller clears the returned cell on every exit.
+   *
+   * @param groupId the group's limiter id
+   * @param configIds the ids of its config members
+   * @return the group's cell, set to 1, if this is not a call nested in another of the group and
+   *     the thread is not inside Weir; otherwise the scratch cell (every config member passes free)
+   */
+  public static int[] enterGroup(int groupId, int[] configIds) {
+    int[][] cells = cellsFor(groupId);
+    for (int id : configIds) {
+      cells = cellsFor(id); // every allocation first: what follows is plain stores
+    }
+    int[] group = cells[FIRST_LIMITER + 2 * groupId + 1];
+    if (group[0] != 0 || cells[WEIR][0] != 0) {
       return cells[SCRATCH];
     }
-    cell[0] = 1; // the last write: nothing after it can throw
-    return cell;
+    for (int id : configIds) {
+      int slot = FIRST_LIMITER + 2 * id;
+      if (cells[slot][0] == 0) {
+        cells[slot] = group;
+      }
+    }
+    group[0] = 1; // the last write: nothing after it can throw
+    return group;
+  }
+
+  /**
+   * Whether a group's call charges one of its config members: the member was not entered on the
+   * thread when the group's call began ({@link #enterGroup} put the group's cell in its slot).
+   *
+   * @param limiterId the member's id
+   * @param cell the cell {@link #enterGroup} returned
+   * @return true if the member charges this call
+   */
+  public static boolean charges(int limiterId, int[] cell) {
+    int[][] cells = CELLS.get();
+    int slot = FIRST_LIMITER + 2 * limiterId;
+    return cell[0] != 0 && slot < cells.length && cells[slot] == cell;
   }
 
   /**

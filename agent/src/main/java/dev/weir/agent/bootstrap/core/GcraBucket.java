@@ -962,4 +962,69 @@ public final class GcraBucket extends BucketState {
     }
     return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
   }
+
+  // ---- for JointCharge: several limits on one call, all or nothing ----
+
+  /** Future-dated charges made on this bucket's states ({@link JointCharge}); only ever grows. */
+  volatile long futureCharges;
+
+  /** The part of a call's distance ahead that it does not wait for, in ticks. */
+  long freeLimitTicks() {
+    return freeLimit;
+  }
+
+  /** How far ahead of now an admitted call may put {@code fullAt}, in ticks. */
+  long admitLimitTicks() {
+    return admitLimit;
+  }
+
+  /** The cost of {@code permits} permits in ticks, capped at {@link #NEVER_TICKS}. */
+  long costTicks(long permits) {
+    return cost(permits);
+  }
+
+  /** Compares and sets a state's {@code fullAt}, never to the retired marker. */
+  static boolean casFullAt(BucketState state, long expected, long next) {
+    return FULL_AT.compareAndSet(state, expected, live(next));
+  }
+
+  /**
+   * What {@link #acquire} would decide for {@code permits} permits at {@code nowNanos}, without
+   * taking anything: the first phase of a call with several limits ({@link JointCharge}). Never
+   * blocks.
+   *
+   * @param state the state
+   * @param nowNanos the clock's reading
+   * @param permits permits to take, {@code >= 1}
+   * @param freshClock as for {@link #acquire(BucketState, long, long, boolean)}
+   * @return {@code > 0}: how far ahead of now the call would put {@code fullAt}, in ticks (it is
+   *     admitted alone when this is at most {@link #admitLimitTicks()}; it waits for the part
+   *     beyond {@link #freeLimitTicks()}); {@link #NEVER}, {@link #STALE_CLOCK}, {@link
+   *     #CLOCK_STEPPED_BACK} or {@link #STATE_RETIRED} as {@link #acquire} answers them
+   */
+  public long plan(BucketState state, long nowNanos, long permits, boolean freshClock) {
+    long cost = cost(permits);
+    if (permits > capacity || interval == NEVER_TICKS) {
+      return NEVER;
+    }
+    long current = state.fullAt;
+    if (current == RETIRED) {
+      return STATE_RETIRED;
+    }
+    long ahead = current - nowNanos * ticksPerNano;
+    if (ahead > admitLimit) {
+      if (!freshClock) {
+        return STALE_CLOCK;
+      }
+      if (ahead <= WRAPPED) {
+        if (ahead > clockBackLimit) {
+          return CLOCK_STEPPED_BACK;
+        }
+        return cap(ahead + cost) >= NEVER_TICKS ? NEVER : ahead + cost;
+      }
+      ahead = 0;
+    }
+    long needed = (ahead > 0 ? ahead : 0) + cost;
+    return needed >= NEVER_TICKS ? NEVER : needed;
+  }
 }

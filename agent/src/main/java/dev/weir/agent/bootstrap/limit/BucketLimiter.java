@@ -214,7 +214,7 @@ public final class BucketLimiter extends Limiter {
   }
 
   /** The bucket that replaced {@code retired}: published a moment after it was retired. */
-  private GcraBucket replacementOf(GcraBucket retired) {
+  GcraBucket replacementOf(GcraBucket retired) {
     GcraBucket b;
     while ((b = bucket) == retired) {
       Thread.yield();
@@ -844,5 +844,43 @@ public final class BucketLimiter extends Limiter {
    */
   public String report() {
     return counts.report(name(), dryRun);
+  }
+
+  // ---- for LimitGroup: this limiter as one of several on a call ----
+
+  /**
+   * The key as this limiter holds it: {@code "null"} for a null one, the digest of a long one.
+   *
+   * @param key the call's key; null for the keyless bucket
+   * @return the key held; null for the keyless bucket
+   */
+  String heldKey(String key) {
+    return key == null ? null : KeyDigest.isLong(key) ? held(key) : key;
+  }
+
+  /**
+   * The state a call decides on now: the keyless bucket, or the key's state (made if new).
+   *
+   * @param key a key from {@link #heldKey}; null for the keyless bucket
+   * @param nowNanos the clock's reading
+   * @param again true after the state read before was found retired
+   * @return the state; null for a new key past the bound on keys
+   */
+  BucketState stateFor(String key, long nowNanos, boolean again) {
+    if (key == null) {
+      GcraBucket b = bucket;
+      return again && b.fullAt == GcraBucket.RETIRED ? replacementOf(b) : b;
+    }
+    KeyedBuckets states = keyedBuckets();
+    return again ? states.slowState(key, nowNanos) : states.state(key, nowNanos);
+  }
+
+  /**
+   * The counts, for a call decided with other limits.
+   *
+   * @return this limiter's counts
+   */
+  CallCounts counts() {
+    return counts;
   }
 }

@@ -113,6 +113,62 @@ public final class WeirBridge {
   }
 
   /**
+   * Enters a method that several limits apply to, some of them config patterns' limits (see {@link
+   * CallDepth#enterGroup}). The woven method clears the returned cell on every exit.
+   *
+   * @param groupId the {@link LimitGroup}'s id
+   * @return the cell to pass to {@link #acquireGroup(int, int[])} and clear on exit
+   */
+  public static int[] enterGroup(int groupId) {
+    Limiter limiter = LimiterRegistry.limiter(groupId);
+    int[] configIds = limiter instanceof LimitGroup ? ((LimitGroup) limiter).configMembers() : NONE;
+    return CallDepth.enterGroup(groupId, configIds);
+  }
+
+  private static final int[] NONE = new int[0];
+
+  /**
+   * Takes the permits of one call on every limit of a method with several.
+   *
+   * @param groupId the {@link LimitGroup}'s id
+   * @param cell what {@link #enterGroup} returned
+   * @return as {@link #acquire(int)}
+   */
+  public static long acquireGroup(int groupId, int[] cell) {
+    return acquireGroup(groupId, null, cell);
+  }
+
+  /**
+   * Takes the permits of one call on every limit of a method with several, the keyed ones under
+   * {@code key}.
+   *
+   * @param groupId the {@link LimitGroup}'s id
+   * @param key {@code String.valueOf} of the key argument
+   * @param cell what {@link #enterGroup} returned
+   * @return as {@link #acquire(int)}
+   */
+  public static long acquireGroup(int groupId, String key, int[] cell) {
+    Limiter limiter = LimiterRegistry.limiter(groupId);
+    if (limiter instanceof LimitGroup) {
+      return ((LimitGroup) limiter).acquire(key, cell);
+    }
+    return key == null ? limiter.acquire() : limiter.acquire(key); // draining
+  }
+
+  /**
+   * The name a limited call of a method with several limits carries: the limit with the longest
+   * wait, as the group decided on this thread a moment ago.
+   *
+   * @param groupId the {@link LimitGroup}'s id
+   * @return the limiter's name
+   */
+  public static String refusedBy(int groupId) {
+    Limiter limiter = LimiterRegistry.limiter(groupId);
+    String name = limiter instanceof LimitGroup ? LimitGroup.refusedBy() : null;
+    return name != null ? name : limiter.name();
+  }
+
+  /**
    * The key of an array argument, by content: {@code java.util.Arrays.toString} of a primitive
    * array, {@code deepToString} of an object array; {@code "null"} for null. Computed as Weir's own
    * work, so a config limit on those JDK methods never charges it.

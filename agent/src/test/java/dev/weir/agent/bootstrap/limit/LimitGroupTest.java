@@ -1,0 +1,253 @@
+package dev.weir.agent.bootstrap.limit;
+
+import static java.util.concurrent.TimeUnit.DAYS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.FakeClock;
+import dev.weir.agent.bootstrap.core.GcraBucket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several limits on one call (SPEC "Several limits on one method"), case by case on a fake clock:
+ * both admit; one refuses and nothing is charged; the retry-after is the longest; a wait takes the
+ * latest slot and is charged on every limit at it; an interrupted waiter gives back on every limit;
+ * a dry-run limit beside a live one; per-key beside keyless; a live change of one of them.
+ */
+class LimitGroupTest {
+  private static final long MS = 1_000_000L;
+  private static int names;
+
+  private final FakeClock clock = new FakeClock(7 * 1_000_000_000L);
+  private final List<Integer> registered = new ArrayList<Integer>();
+
+  @AfterEach
+  void clearInterrupt() {
+    Thread.interrupted();
+  }
+
+  private BucketLimiter limiter(
+      String name, Discipline d, double rate, TimeUnit per, long capacity, boolean wait) {
+    return limiter(name, d, rate, per, capacity, wait, Long.MAX_VALUE, false);
+  }
+
+  private BucketLimiter limiter(
+      String name,
+      Discipline d,
+      double rate,
+      TimeUnit per,
+      long capacity,
+      boolean wait,
+      long maxWaitNanos,
+      boolean dryRun) {
+    GcraBucket bucket =
+        GcraBucket.create(d, rate, per, capacity, wait, maxWaitNanos, clock.nanoTime());
+    return new BucketLimiter(name, "Test#m()", bucket, 1, clock, dryRun);
+  }
+
+  private int id(Limiter l) {
+    int id = LimiterRegistry.register("group-test " + l.name() + " " + names++, l);
+    registered.add(id);
+    return id;
+  }
+
+  /** A group of annotated (every call charged) members, keyed where {@code keyed} says. */
+  private LimitGroup group(Limiter[] members, boolean... keyed) {
+    int[] ids = new int[members.length];
+    boolean[] k = new boolean[members.length];
+    for (int i = 0; i < members.length; i++) {
+      ids[i] = id(members[i]);
+      k[i] = keyed.length > i && keyed[i];
+    }
+    return new LimitGroup("group", "Test#m()", ids, k, new boolean[members.length]);
+  }
+
+  private static int passNow(Limiter l, String key, int max) {
+    int passed = 0;
+    while (passed < max && (key == null ? l.acquire() : l.acquire(key)) == Limiter.ADMITTED) {
+      passed++;
+    }
+    return passed;
+  }
+
+  @Test
+  void bothAdmitUntilEitherRefuses() {
+    BucketLimiter perSecond = limiter("ps", Discipline.TOKEN_BUCKET, 10, SECONDS, 10, false);
+    BucketLimiter perDay = limiter("pd", Discipline.TOKEN_BUCKET, 1000, DAYS, 1000, false);
+    LimitGroup g = group(new Limiter[] {perSecond, perDay});
+    assertEquals(10, passNow(g, null, 100), "10/s: 10 pass at one instant");
+    assertEquals(990, perDay.availablePermits(), "the daily quota paid for the 10 admitted only");
+    assertEquals(10, perSecond.granted());
+    assertEquals(1, perSecond.rejected(), "the 11th: rejected by the limit that refused it");
+    assertEquals(0, perDay.rejected(), "and counted on no other");
+    assertEquals(10, perDay.granted());
+    clock.advance(1000 * MS);
+    assertEquals(10, passNow(g, null, 100));
+    assertEquals(980, perDay.availablePermits());
+  }
+
+  @Test
+  void oneRefusesAndNothingIsCharged() {
+    BucketLimiter wide = limiter("wide", Discipline.TOKEN_BUCKET, 1, SECONDS, 5, false);
+    BucketLimiter narrow = limiter("narrow", Discipline.TOKEN_BUCKET, 1, SECONDS, 3, false);
+    LimitGroup g = group(new Limiter[] {wide, narrow});
+    assertEquals(3, passNow(g, null, 100));
+    for (int i = 0; i < 50; i++) {
+      assertTrue(g.acquire() > 0, "refused by the narrow limit");
+    }
+    assertEquals(2, wide.availablePermits(), "the wide limit gave back each refused call exactly");
+    assertEquals(51, narrow.rejected(), "passNow's last try and the 50");
+    assertEquals(0, wide.rejected(), "counted on no other");
+    assertEquals(2, passNow(wide, null, 100), "and admits exactly what it holds");
+  }
+
+  @Test
+  void retryAfterIsTheLongestAndNamesThatLimit() {
+    BucketLimiter fast = limiter("fast", Discipline.TOKEN_BUCKET, 10, SECONDS, 1, false);
+    BucketLimiter slow = limiter("slow", Discipline.TOKEN_BUCKET, 1, SECONDS, 1, false);
+    LimitGroup g = group(new Limiter[] {fast, slow});
+    assertEquals(Limiter.ADMITTED, g.acquire());
+    long retry = g.acquire();
+    assertEquals(1000 * MS, retry, "the slow limit's time, the longer");
+    assertEquals("slow", LimitGroup.refusedBy());
+    assertEquals(1, fast.rejected(), "both refused it");
+    assertEquals(1, slow.rejected());
+    clock.advance(retry);
+    assertEquals(Limiter.ADMITTED, g.acquire(), "waiting the retry-after is enough");
+  }
+
+  @Test
+  void aWaitTakesTheLatestSlotAndIsChargedOnEveryLimitThere() {
+    BucketLimiter quick = limiter("quick", Discipline.SHAPING, 10, SECONDS, 20, false);
+    BucketLimiter steady = limiter("steady", Discipline.SHAPING, 2, SECONDS, 20, false);
+    LimitGroup g = group(new Limiter[] {quick, steady});
+    long t0 = clock.nanoTime();
+    List<Long> departures = new ArrayList<Long>();
+    for (int i = 0; i < 4; i++) {
+      assertEquals(Limiter.ADMITTED, g.acquire()); // the fake clock's park moves it to the slot
+      departures.add(clock.nanoTime() - t0);
+    }
+    assertEquals(
+        java.util.Arrays.asList(0L, 500 * MS, 1000 * MS, 1500 * MS),
+        departures,
+        "each call leaves at the slower limit's constant rate");
+    long before = clock.nanoTime();
+    assertEquals(Limiter.ADMITTED, quick.acquire());
+    assertEquals(
+        100 * MS,
+        clock.nanoTime() - before,
+        "quick was charged at the departure, not at its own earlier slot: a call on it alone"
+            + " leaves one interval after the last");
+    assertEquals(3, steady.waited());
+    assertEquals(4, quick.waited(), "3 in the group and 1 alone");
+  }
+
+  @Test
+  void aCallThatMustWaitIsRefusedWhenOneLimitDoesNotWait() {
+    BucketLimiter reject = limiter("reject", Discipline.TOKEN_BUCKET, 10, SECONDS, 10, false);
+    BucketLimiter shaping = limiter("shape", Discipline.SHAPING, 10, SECONDS, 5, false);
+    LimitGroup g = group(new Limiter[] {reject, shaping});
+    assertEquals(Limiter.ADMITTED, g.acquire());
+    long retry = g.acquire();
+    assertEquals(100 * MS, retry, "it would have to wait 100 ms on the shaping limit");
+    assertEquals("shape", LimitGroup.refusedBy(), "named: the limit with the longest wait");
+    assertEquals(1, reject.rejected(), "the limit that cannot wait refused it");
+    assertEquals(0, shaping.rejected());
+    assertEquals(9, reject.availablePermits(), "nothing charged");
+    clock.advance(retry);
+    assertEquals(Limiter.ADMITTED, g.acquire());
+  }
+
+  @Test
+  void eachLimitKeepsItsOwnWaitBound() {
+    BucketLimiter patient =
+        limiter("patient", Discipline.TOKEN_BUCKET, 1, SECONDS, 1, true, 5000 * MS, false);
+    BucketLimiter hasty =
+        limiter("hasty", Discipline.TOKEN_BUCKET, 10, SECONDS, 1, true, 200 * MS, false);
+    LimitGroup g = group(new Limiter[] {patient, hasty});
+    assertEquals(Limiter.ADMITTED, g.acquire());
+    long start = clock.nanoTime();
+    long retry = g.acquire();
+    assertEquals(800 * MS, retry, "a 1 s wait is beyond hasty's 200 ms: refused at once");
+    assertEquals(start, clock.nanoTime(), "it did not wait first to find out");
+    assertEquals(1, hasty.rejected());
+    assertEquals(0, patient.rejected());
+    clock.advance(retry);
+    assertEquals(Limiter.ADMITTED, g.acquire(), "a 200 ms wait fits both");
+    assertEquals(200 * MS, clock.nanoTime() - start - retry);
+  }
+
+  @Test
+  void anInterruptedWaiterGivesBackOnEveryLimit() {
+    BucketLimiter a = limiter("a", Discipline.SHAPING, 10, SECONDS, 20, false);
+    BucketLimiter b = limiter("b", Discipline.SHAPING, 4, SECONDS, 20, false);
+    LimitGroup g = group(new Limiter[] {a, b});
+    assertEquals(Limiter.ADMITTED, g.acquire());
+    clock.onPark(() -> Thread.currentThread().interrupt());
+    long r = g.acquire();
+    assertTrue(r < 0, "interrupted while waiting");
+    assertTrue(Thread.interrupted(), "the interrupt flag is kept");
+    assertEquals(1, a.rejected());
+    assertEquals(1, b.rejected());
+    clock.onPark(() -> {});
+    long before = clock.nanoTime();
+    assertEquals(Limiter.ADMITTED, g.acquire());
+    assertEquals(250 * MS, clock.nanoTime() - before, "the slot came back: the next takes it");
+    before = clock.nanoTime();
+    assertEquals(Limiter.ADMITTED, a.acquire());
+    assertEquals(100 * MS, clock.nanoTime() - before, "a holds one call, not two, after that");
+  }
+
+  @Test
+  void aDryRunLimitCountsAsAloneAndNeverRefuses() {
+    BucketLimiter live = limiter("live", Discipline.TOKEN_BUCKET, 1, SECONDS, 5, false);
+    BucketLimiter dry =
+        limiter("dry", Discipline.TOKEN_BUCKET, 1, SECONDS, 2, false, Long.MAX_VALUE, true);
+    LimitGroup g = group(new Limiter[] {live, dry});
+    assertEquals(5, passNow(g, null, 100));
+    assertEquals(6, dry.granted(), "the dry run counts every call it saw");
+    assertEquals(4, dry.rejected(), "and what it would have limited");
+    assertEquals(5, live.granted());
+    assertEquals(1, live.rejected());
+  }
+
+  @Test
+  void perKeyBesideKeyless() {
+    BucketLimiter perClient = limiter("client", Discipline.TOKEN_BUCKET, 1, SECONDS, 2, false);
+    BucketLimiter total = limiter("total", Discipline.TOKEN_BUCKET, 1, SECONDS, 10, false);
+    LimitGroup g = group(new Limiter[] {perClient, total}, true, false);
+    assertEquals(2, passNow(g, "x", 100));
+    assertEquals(2, passNow(g, "y", 100));
+    assertEquals(6, total.availablePermits(), "the shared limit paid for four calls");
+    assertEquals(2, perClient.keys());
+  }
+
+  @Test
+  void aLiveChangeOfOneLimitAppliesToTheGroup() {
+    BucketLimiter a = limiter("a", Discipline.TOKEN_BUCKET, 1, SECONDS, 2, false);
+    BucketLimiter b = limiter("b", Discipline.TOKEN_BUCKET, 1, SECONDS, 10, false);
+    LimitGroup g = group(new Limiter[] {a, b});
+    assertEquals(2, passNow(g, null, 100));
+    assertTrue(a.change(1, SECONDS, 5, false), "capacity 5: raising adds none");
+    assertEquals(0, passNow(g, null, 100));
+    clock.advance(3000 * MS);
+    assertEquals(3, passNow(g, null, 100), "the new capacity, after refilling");
+    assertEquals(7, b.availablePermits(), "b refilled to 10 meanwhile and paid for three");
+  }
+
+  @Test
+  void anInvalidMemberFailsTheCallClosed() {
+    BucketLimiter a = limiter("a", Discipline.TOKEN_BUCKET, 1, SECONDS, 2, false);
+    RefusedLimiter broken = new RefusedLimiter("broken", "Test#m()", "broken for the test");
+    LimitGroup g = group(new Limiter[] {a, broken});
+    assertThrows(IllegalStateException.class, g::acquire);
+    assertEquals(2, a.availablePermits(), "nothing charged");
+  }
+}
