@@ -2,6 +2,7 @@ package dev.weir;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -24,6 +25,10 @@ import java.util.concurrent.TimeUnit;
  * and very large methods included), and an invalid value fails closed, as described for {@link
  * TokenBucket}.
  *
+ * <p>Repeatable, and may be mixed with {@link TokenBucket}: a method may carry several limits (10 a
+ * second and 1,000 a day), each with its own {@code name}; a call is admitted only when every one
+ * of them admits it, and a refused call is charged by none (see {@link LeakyBuckets}).
+ *
  * <pre>{@code
  * @LeakyBucket(rate = 20, capacity = 10)    // 20 writes per second, at most 10 queued
  * void write(Row row) { ... }
@@ -32,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.CONSTRUCTOR})
+@Repeatable(LeakyBuckets.class)
 public @interface LeakyBucket {
 
   /** How a leaky bucket treats calls: delay them to a constant rate, or meter them. */

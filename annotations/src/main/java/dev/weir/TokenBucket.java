@@ -2,6 +2,7 @@ package dev.weir;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -28,6 +29,10 @@ import java.util.concurrent.TimeUnit;
  * when the class loads, and every call of the method then throws {@link IllegalStateException}
  * naming the attribute and the value: an invalid limit fails closed.
  *
+ * <p>Repeatable, and may be mixed with {@link LeakyBucket}: a method may carry several limits (10 a
+ * second and 1,000 a day), each with its own {@code name}; a call is admitted only when every one
+ * of them admits it, and a refused call is charged by none (see {@link TokenBuckets}).
+ *
  * <pre>{@code
  * @TokenBucket(rate = 50, capacity = 100)   // 50 orders per second, bursts of 100
  * void place(Order order) { ... }
@@ -36,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.CONSTRUCTOR})
+@Repeatable(TokenBuckets.class)
 public @interface TokenBucket {
 
   /**

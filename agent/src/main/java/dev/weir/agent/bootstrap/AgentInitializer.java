@@ -58,6 +58,19 @@ public final class AgentInitializer {
     }
   }
 
+  /** The agent jar's version, once started; null before (and in unit tests). */
+  private static volatile String version;
+
+  /**
+   * The agent's version, as its jar's manifest gives it.
+   *
+   * @return the version; {@code "version unknown"} before the agent started
+   */
+  public static String version() {
+    String v = version;
+    return v != null ? "version " + v : "version unknown";
+  }
+
   private static void startOwn(
       String args, Instrumentation instrumentation, File agentJar, boolean premain)
       throws Exception {
@@ -68,6 +81,7 @@ public final class AgentInitializer {
     JarFile jar = new JarFile(agentJar);
     String version =
         jar.getManifest().getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
+    AgentInitializer.version = version;
     ClassLoader loader = new AgentClassLoader(agentJar, jar, platformLoader());
     AgentStarter starter =
         Class.forName(STARTER, true, loader)

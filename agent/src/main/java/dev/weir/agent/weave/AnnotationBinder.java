@@ -16,12 +16,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Binds a method that carries {@code @TokenBucket} or {@code @LeakyBucket} to its limiter: reads
- * the annotation ({@link AnnotationReader}), checks its {@code @LimitKey} and fallback ({@link
- * FallbackResolver}), and registers the limiter in {@link LimiterRegistry}, shared by name. Methods
- * sharing a name must agree on the settings and on being keyed; a method that does not, or whose
- * annotation is invalid, is bound to a {@link RefusedLimiter} whose message is logged (see
- * docs/annotations.md).
+ * Binds a method that carries {@code @TokenBucket} or {@code @LeakyBucket} (repeated or mixed) to
+ * its limiters: reads the annotations ({@link AnnotationReader}), checks the {@code @LimitKey} and
+ * the fallback ({@link FallbackResolver}), and registers the limiter in {@link LimiterRegistry},
+ * shared by name. Methods sharing a name must agree on the settings and on being keyed; a method
+ * that does not, or whose annotation is invalid, is bound to a {@link RefusedLimiter} whose message
+ * is logged (see docs/annotations.md).
  *
  * <p>Thread-safe: registration is synchronized in {@link LimiterRegistry}, and what it notes of
  * each limiter's methods is in a concurrent map.
@@ -73,28 +73,32 @@ final class AnnotationBinder {
   }
 
   /**
-   * The limiter a method is bound to: a shared or new valid one, or a refusing one.
+   * The limiters a method's annotations bind it to: shared or new valid ones, one per annotation,
+   * or a single refusing one.
    *
    * @param type the method's class
    * @param method the method; it carries a limit annotation
    * @param origin the method, as messages name it: {@code C#m(int)}
    * @param defaultName the limiter's name if the annotation names none
-   * @param limits the config file's limits, which may override the limiter by name
+   * @param limits the config file's limits, which may override a limiter by name
    * @param loader the class's loader (null for the bootstrap loader)
-   * @return the binding; {@link Binding#refused} if the method is refused
+   * @return the bindings, in the order written; a single {@link Binding#refused} one if the method
+   *     is refused (any of its limits invalid: the method fails closed)
    */
-  Binding bind(
+  List<Binding> bindAll(
       ClassModel type,
       MethodModel method,
       String origin,
       String defaultName,
       ConfigLimits limits,
       ClassLoader loader) {
-    AnnotationReader.Reading read = AnnotationReader.read(method, origin);
-    if (read.refusal != null) {
-      return Binding.refuse(defaultName, origin, read.refusal, loader);
+    List<AnnotationReader.Reading> reads = AnnotationReader.readAll(method, origin);
+    for (AnnotationReader.Reading read : reads) {
+      if (read.refusal != null) {
+        return one(Binding.refuse(defaultName, origin, read.refusal, loader));
+      }
     }
-    String limiterName = read.name.isEmpty() ? defaultName : read.name;
+    AnnotationReader.Reading first = reads.get(0);
     List<String> methodProblems = new ArrayList<String>();
     int keyIndex = AnnotationReader.limitKey(method, methodProblems);
     KeyTypes.Verdict keyVerdict =
@@ -108,31 +112,81 @@ final class AnnotationBinder {
               + ", "
               + KeyTypes.identityProblem(method.parameterTypes[keyIndex]));
     }
+    String fallbackName = fallbackOf(reads, methodProblems);
     FallbackResolver.Fallback fallback =
-        FallbackResolver.resolve(type, method, read.fallback, origin, methodProblems);
+        FallbackResolver.resolve(type, method, fallbackName, origin, methodProblems);
     if (!methodProblems.isEmpty()) {
-      return Binding.refuse(limiterName, origin, read.invalid(methodProblems), loader);
+      String name = first.name.isEmpty() ? defaultName : first.name;
+      return one(Binding.refuse(name, origin, first.invalid(methodProblems), loader));
     }
-    Binding binding = register(read, limiterName, defaultName, limits, loader);
-    if (binding.refused) {
-      return binding;
+    List<Binding> bindings = new ArrayList<Binding>(reads.size());
+    for (AnnotationReader.Reading read : reads) {
+      String limiterName = read.name.isEmpty() ? defaultName : read.name;
+      Binding binding = register(read, limiterName, defaultName, limits, loader);
+      if (binding.refused) {
+        return one(binding);
+      }
+      debugBound(read, binding, limits);
+      if (keyVerdict == KeyTypes.Verdict.AT_RUN_TIME) {
+        binding.keyedAtRunTime(keyIndex, method.parameterTypes[keyIndex], origin);
+      }
+      bindings.add(binding.with(keyIndex, fallback));
+    }
+    return bindings;
+  }
+
+  private static List<Binding> one(Binding binding) {
+    List<Binding> list = new ArrayList<Binding>(1);
+    list.add(binding);
+    return list;
+  }
+
+  /**
+   * The fallback the method's limits name: the same method on each that names one (SPEC), else a
+   * problem.
+   */
+  private static String fallbackOf(List<AnnotationReader.Reading> reads, List<String> problems) {
+    String fallback = "";
+    String namedBy = null;
+    for (AnnotationReader.Reading read : reads) {
+      if (read.fallback.isEmpty()) {
+        continue;
+      }
+      if (fallback.isEmpty()) {
+        fallback = read.fallback;
+        namedBy = read.name;
+      } else if (!fallback.equals(read.fallback)) {
+        problems.add(
+            "fallback is '"
+                + fallback
+                + "' on '"
+                + namedBy
+                + "' and '"
+                + read.fallback
+                + "' on '"
+                + read.name
+                + "'; the limits of one method must name the same fallback");
+        return "";
+      }
+    }
+    return fallback;
+  }
+
+  private static void debugBound(
+      AnnotationReader.Reading read, Binding binding, ConfigLimits limits) {
+    if (!AgentLog.debugEnabled()) {
+      return;
     }
     Limiter override = limits.registered().override(binding.name, binding.id);
-    if (AgentLog.debugEnabled()) {
-      AgentLog.debug(
-          "limiting "
-              + origin
-              + " as '"
-              + binding.name
-              + "': "
-              + (override != null
-                  ? "the config file overrides its " + read.kind
-                  : LimiterRegistry.original(binding.id).settings()));
-    }
-    if (keyVerdict == KeyTypes.Verdict.AT_RUN_TIME) {
-      binding.keyedAtRunTime(keyIndex, method.parameterTypes[keyIndex], origin);
-    }
-    return binding.with(keyIndex, fallback);
+    AgentLog.debug(
+        "limiting "
+            + read.origin
+            + " as '"
+            + binding.name
+            + "': "
+            + (override != null
+                ? "the config file overrides its " + read.kind
+                : LimiterRegistry.original(binding.id).settings()));
   }
 
   /**

@@ -3,12 +3,14 @@ package dev.weir.agent.weave;
 import dev.weir.LeakyBucket;
 import dev.weir.OnLimit;
 import dev.weir.TokenBucket;
+import dev.weir.agent.bootstrap.AgentInitializer;
 import dev.weir.agent.bootstrap.core.Discipline;
 import dev.weir.agent.config.LimitSpec;
 import dev.weir.agent.weave.ClassModel.EnumValue;
 import dev.weir.agent.weave.ClassModel.MethodModel;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,10 +21,10 @@ import java.util.concurrent.TimeUnit;
 import net.bytebuddy.jar.asm.Type;
 
 /**
- * Reads a method's limit annotation as its class file wrote it ({@link MethodModel#tokenBucket},
- * {@link MethodModel#leakyBucket}, {@link MethodModel#limitKeys}) into a {@link LimitSpec.Builder},
- * completing the values with the annotation type's defaults as the agent's own {@code dev.weir} API
- * declares them. No application class is loaded.
+ * Reads a method's limit annotations as its class file wrote them ({@link MethodModel#limits},
+ * {@link MethodModel#limitKeys}), each into a {@link LimitSpec.Builder}, completing the values with
+ * the annotation type's defaults as the agent's own {@code dev.weir} API declares them. No
+ * application class is loaded.
  *
  * <p>What the reader can tell from the annotation alone, it says in the annotation's terms: a value
  * of the wrong type or an attribute this agent does not know makes the annotation unreadable
@@ -94,36 +96,68 @@ final class AnnotationReader {
   }
 
   /**
-   * Reads the method's {@code @TokenBucket} or {@code @LeakyBucket}; the method must carry one
-   * ({@link MethodModel#carriesLimit()}).
+   * Reads the method's limit annotations ({@code @TokenBucket}, {@code @LeakyBucket}, repeated or
+   * mixed); the method must carry one ({@link MethodModel#carriesLimit()}).
    *
    * @param method the method
-   * @param origin the method, for messages: {@code C#m(int)}
-   * @return its reading: a refusal if it carries both annotations or one cannot be read, else its
-   *     spec (whose {@link LimitSpec.Builder#problems()} may not be empty), name and fallback
+   * @param origin the method, as messages name it: {@code C#m(int)}
+   * @return one reading per annotation, in the order written; a single refusal instead if the
+   *     method carries an annotation of package {@code dev.weir} this agent does not know, or
+   *     several limits of which one has no name
    */
-  static Reading read(MethodModel method, String origin) {
-    Map<String, Object> token = method.tokenBucket;
-    Map<String, Object> leaky = method.leakyBucket;
-    String kind = token != null ? "@TokenBucket" : "@LeakyBucket";
-    if (token != null && leaky != null) {
-      return refused(
-          kind,
-          origin,
-          "invalid limit on "
-              + origin
-              + ": a method may carry only one of @TokenBucket and @LeakyBucket");
+  static List<Reading> readAll(MethodModel method, String origin) {
+    if (method.unknownApi != null) {
+      String type = method.unknownApi.substring(1, method.unknownApi.length() - 1);
+      return Collections.singletonList(
+          refused(
+              "@" + type.substring(type.lastIndexOf('/') + 1),
+              origin,
+              "cannot limit "
+                  + origin
+                  + ": it carries @"
+                  + type.replace('/', '.')
+                  + ", which this Weir agent ("
+                  + AgentInitializer.version()
+                  + ") does not know: the application's weir-annotations jar is newer than the"
+                  + " agent; run an agent at least as new as that jar"));
     }
+    List<Reading> readings = new ArrayList<Reading>(method.limits.size());
+    for (ClassModel.LimitAnnotation a : method.limits) {
+      Reading reading = read(a, origin);
+      if (method.limits.size() > 1 && reading.refusal == null && reading.name.isEmpty()) {
+        return Collections.singletonList(
+            refused(
+                a.kind(),
+                origin,
+                "invalid limit on "
+                    + origin
+                    + ": it carries "
+                    + method.limits.size()
+                    + " limits, and a method with more than one names each; give this "
+                    + a.kind()
+                    + " a name"));
+      }
+      readings.add(reading);
+    }
+    return readings;
+  }
+
+  /**
+   * Reads one limit annotation.
+   *
+   * @param a the annotation as the class file wrote it
+   * @param origin the method, as messages name it: {@code C#m(int)}
+   * @return its reading: a refusal if it cannot be read, else its spec (whose {@link
+   *     LimitSpec.Builder#problems()} may not be empty), name and fallback
+   */
+  static Reading read(ClassModel.LimitAnnotation a, String origin) {
+    boolean token = a.descriptor.equals(ClassModel.TOKEN_BUCKET);
+    String kind = a.kind();
+    Map<String, Object> defaults = token ? TOKEN_BUCKET_DEFAULTS : LEAKY_BUCKET_DEFAULTS;
     try {
-      LimitSpec.Builder spec = token != null ? readTokenBucket(token) : readLeakyBucket(leaky);
-      String name =
-          token != null
-              ? string(token, TOKEN_BUCKET_DEFAULTS, "name")
-              : string(leaky, LEAKY_BUCKET_DEFAULTS, "name");
-      String fallback =
-          token != null
-              ? string(token, TOKEN_BUCKET_DEFAULTS, "fallback")
-              : string(leaky, LEAKY_BUCKET_DEFAULTS, "fallback");
+      LimitSpec.Builder spec = token ? readTokenBucket(a.values) : readLeakyBucket(a.values);
+      String name = string(a.values, defaults, "name");
+      String fallback = string(a.values, defaults, "fallback");
       return new Reading(kind, origin, spec, name, fallback, null);
     } catch (IllegalArgumentException e) {
       return refused(

@@ -40,6 +40,12 @@ final class Binding {
   /** Whether {@link #refuse} made it: its limiter throws on every call. */
   boolean refused;
 
+  /** Whether this is a {@code LimitGroup}'s binding: several limits on one method. */
+  boolean group;
+
+  /** A group's members' bindings; null otherwise. */
+  java.util.List<Binding> members;
+
   Binding(int id, String name) {
     this.id = id;
     this.name = name;

@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -28,6 +29,21 @@ final class ClassModel {
   static final String TOKEN_BUCKET = "Ldev/weir/TokenBucket;";
   static final String LEAKY_BUCKET = "Ldev/weir/LeakyBucket;";
   static final String LIMIT_KEY = "Ldev/weir/LimitKey;";
+  static final String TOKEN_BUCKETS = "Ldev/weir/TokenBuckets;";
+  static final String LEAKY_BUCKETS = "Ldev/weir/LeakyBuckets;";
+
+  /** The types of package {@code dev.weir} this agent knows, as descriptors. */
+  private static final List<String> KNOWN_API =
+      Arrays.asList(
+          "Ldev/weir/TokenBucket;",
+          "Ldev/weir/LeakyBucket;",
+          TOKEN_BUCKETS,
+          LEAKY_BUCKETS,
+          LIMIT_KEY,
+          "Ldev/weir/OnLimit;",
+          "Ldev/weir/RateLimitedException;",
+          "Ldev/weir/LeakyBucket$Mode;");
+
   static final String INTRINSIC = "Ljdk/internal/vm/annotation/IntrinsicCandidate;";
   static final String HOTSPOT_INTRINSIC = "Ljdk/internal/HotSpotIntrinsicCandidate;";
 
@@ -136,11 +152,18 @@ final class ClassModel {
     /** The internal names of the exceptions it declares, or null. */
     String[] exceptions;
 
-    /** The values written in the method's {@code @TokenBucket}, or null if it has none. */
-    Map<String, Object> tokenBucket;
+    /**
+     * The method's limit annotations in the order written, repeated ones (their containers)
+     * included: each {@code {descriptor, values}}, the descriptor {@link #TOKEN_BUCKET} or {@link
+     * #LEAKY_BUCKET}.
+     */
+    final List<LimitAnnotation> limits = new ArrayList<LimitAnnotation>(1);
 
-    /** The values written in the method's {@code @LeakyBucket}, or null if it has none. */
-    Map<String, Object> leakyBucket;
+    /**
+     * An annotation of package {@code dev.weir} that this agent does not know (an API jar newer
+     * than the agent), as its descriptor; null if none.
+     */
+    String unknownApi;
 
     /**
      * Whether the JDK marks the method as a JIT intrinsic ({@code @IntrinsicCandidate}, or
@@ -186,7 +209,7 @@ final class ClassModel {
     }
 
     boolean carriesLimit() {
-      return tokenBucket != null || leakyBucket != null;
+      return !limits.isEmpty() || unknownApi != null;
     }
 
     /** The parameter types as Java source names: {@code int}, {@code java.lang.String[]}. */
@@ -280,13 +303,24 @@ final class ClassModel {
 
         @Override
         public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
-          if (descriptor.equals(TOKEN_BUCKET)) {
-            method.tokenBucket = new HashMap<String, Object>();
-            return new Values(method.tokenBucket);
+          if (descriptor.equals(TOKEN_BUCKET) || descriptor.equals(LEAKY_BUCKET)) {
+            return limit(method, descriptor);
           }
-          if (descriptor.equals(LEAKY_BUCKET)) {
-            method.leakyBucket = new HashMap<String, Object>();
-            return new Values(method.leakyBucket);
+          if (descriptor.equals(TOKEN_BUCKETS) || descriptor.equals(LEAKY_BUCKETS)) {
+            return new AnnotationVisitor(OpenedClassReader.ASM_API) { // value = {@X(...), ...}
+              @Override
+              public AnnotationVisitor visitArray(String name) {
+                return new AnnotationVisitor(OpenedClassReader.ASM_API) {
+                  @Override
+                  public AnnotationVisitor visitAnnotation(String unnamed, String element) {
+                    return limit(method, element);
+                  }
+                };
+              }
+            };
+          }
+          if (isUnknownApi(descriptor) && method.unknownApi == null) {
+            method.unknownApi = descriptor;
           }
           if (descriptor.equals(INTRINSIC) || descriptor.equals(HOTSPOT_INTRINSIC)) {
             method.intrinsic = true;
@@ -335,6 +369,62 @@ final class ClassModel {
   }
 
   /** Collects an annotation's element values; an enum constant is kept as its name. */
+  /** A limit annotation of a method: its type's descriptor and the values written. */
+  static final class LimitAnnotation {
+    final String descriptor;
+    final Map<String, Object> values = new HashMap<String, Object>();
+
+    LimitAnnotation(String descriptor) {
+      this.descriptor = descriptor;
+    }
+
+    /** As messages name it: {@code @TokenBucket} or {@code @LeakyBucket}. */
+    String kind() {
+      return descriptor.equals(TOKEN_BUCKET) ? "@TokenBucket" : "@LeakyBucket";
+    }
+  }
+
+  /** Records a limit annotation of the method (or an unknown one inside a container). */
+  private static AnnotationVisitor limit(MethodModel method, String descriptor) {
+    if (!descriptor.equals(TOKEN_BUCKET) && !descriptor.equals(LEAKY_BUCKET)) {
+      if (method.unknownApi == null) {
+        method.unknownApi = descriptor;
+      }
+      return null;
+    }
+    LimitAnnotation a = new LimitAnnotation(descriptor);
+    method.limits.add(a);
+    return new Values(a.values);
+  }
+
+  /**
+   * Whether a descriptor found in a class file means the class may carry a limit: a limit
+   * annotation, a container of repeated ones, or an API type newer than this agent.
+   *
+   * @param descriptor a type descriptor, {@code Ldev/weir/X;}
+   * @return true if the class must be read
+   */
+  static boolean mentionsLimit(String descriptor) {
+    return descriptor.equals(TOKEN_BUCKET)
+        || descriptor.equals(LEAKY_BUCKET)
+        || descriptor.equals(TOKEN_BUCKETS)
+        || descriptor.equals(LEAKY_BUCKETS)
+        || isUnknownApi(descriptor);
+  }
+
+  /**
+   * Whether a descriptor names a type of package {@code dev.weir} itself (not a sub-package) that
+   * this agent does not know.
+   *
+   * @param descriptor an annotation's type descriptor
+   * @return true for an API type newer than the agent
+   */
+  static boolean isUnknownApi(String descriptor) {
+    return descriptor.startsWith("Ldev/weir/")
+        && descriptor.indexOf('/', "Ldev/weir/".length()) < 0
+        && !KNOWN_API.contains(descriptor);
+  }
+
   private static final class Values extends AnnotationVisitor {
     private final Map<String, Object> values;
 

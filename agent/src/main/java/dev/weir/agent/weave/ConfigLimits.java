@@ -163,6 +163,36 @@ final class ConfigLimits {
   }
 
   /**
+   * Every config limit whose patterns reach the method, once each (an entry's several patterns are
+   * one limit), in file order: they all apply (SPEC, "Several limits on one method").
+   *
+   * @param typeName the class's binary name
+   * @param methodName the method's name
+   * @param parameterTypes its parameter types as Java source names
+   * @param loader the class's defining loader, null for the bootstrap loader
+   * @return the entries; empty if none
+   */
+  List<Entry> matchAll(
+      String typeName, String methodName, List<String> parameterTypes, ClassLoader loader) {
+    List<Entry> all = new ArrayList<Entry>(2);
+    for (Entry entry : candidates(typeName, loader)) {
+      if (entry.pattern.matchesMethod(methodName, parameterTypes) && !hasId(all, entry.id)) {
+        all.add(entry);
+      }
+    }
+    return all;
+  }
+
+  private static boolean hasId(List<Entry> entries, int id) {
+    for (Entry e : entries) {
+      if (e.id == id) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * The first pattern entry matching the method, or null.
    *
    * @param typeName the class's binary name
@@ -270,34 +300,6 @@ final class ConfigLimits {
    */
   void noteLoadedName(Class<?> type) {
     families.noteLoadedName(type);
-  }
-
-  /**
-   * The entries other than {@code first} whose patterns reach the method too: each is noted as
-   * having reached it, and refused there, naming the entry that limits it (one config limit per
-   * method in this version, the first in the file).
-   */
-  void shadowed(
-      Entry first,
-      String typeName,
-      String methodName,
-      List<String> parameterTypes,
-      ClassLoader loader,
-      String origin) {
-    for (Entry entry : candidates(typeName, loader)) {
-      if (entry != first
-          && !entry.name.equals(first.name)
-          && entry.pattern.matchesMethod(methodName, parameterTypes)) {
-        entry.refuse(
-            origin,
-            "'"
-                + first.name
-                + "' ("
-                + first.pattern
-                + ") limits it: a method takes one config limit in this version, the first"
-                + " entry's in the file");
-      }
-    }
   }
 
   /**
@@ -434,6 +436,48 @@ final class ConfigLimits {
    * @param parameterTypes its parameter types as Java source names
    * @return the match, or null
    */
+  /**
+   * Reports the entries other than {@code first}'s that also reach an implementation supplied to
+   * subtypes of their {@code Type+} types: such an implementation takes one config limit in this
+   * version (the first in the file), and the others say so in their {@code Unlimited} list.
+   *
+   * @param first the entry that limits it
+   * @param internalName the class that supplies it
+   * @param methodName the method's name
+   * @param parameterTypes its parameter types as Java source names
+   * @param origin the method, as messages name it
+   */
+  void shadowedInherited(
+      Entry first,
+      String internalName,
+      String methodName,
+      List<String> parameterTypes,
+      String origin) {
+    Map<String, Set<String>> roots = inheritedFrom.get(internalName);
+    if (roots == null) {
+      return;
+    }
+    for (String root : roots.keySet()) {
+      for (Entry entry : index.ofRoot(root)) {
+        if (entry.id != first.id && entry.pattern.matchesMethod(methodName, parameterTypes)) {
+          refuseShadowed(entry, first, origin);
+        }
+      }
+    }
+  }
+
+  /** Reports that {@code first} limits a method {@code entry} reaches too, alone. */
+  static void refuseShadowed(Entry entry, Entry first, String origin) {
+    entry.refuse(
+        origin,
+        "'"
+            + first.name
+            + "' ("
+            + first.pattern
+            + ") limits it: an implementation inherited by a Type+ pattern's subtypes takes one"
+            + " config limit in this version, the first entry's in the file");
+  }
+
   InheritedMatch matchInherited(
       String internalName, String methodName, List<String> parameterTypes) {
     if (inheritedFrom.isEmpty()) {

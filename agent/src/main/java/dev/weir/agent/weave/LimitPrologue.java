@@ -63,6 +63,9 @@ final class LimitPrologue {
   private final boolean fallbackTakesException;
   private final boolean outermostOnly;
 
+  /** Whether the limiter is a {@code LimitGroup}: several limits on the method. */
+  private final boolean group;
+
   /**
    * For an implementation that a {@code Type+} pattern's subtypes inherit from a class that is not
    * one of them: the binary name of that type, and the call is charged only when {@code this} is an
@@ -102,7 +105,8 @@ final class LimitPrologue {
         fallback,
         fallbackTakesException,
         outermostOnly,
-        null);
+        null,
+        false);
   }
 
   /**
@@ -112,6 +116,8 @@ final class LimitPrologue {
    *     charged only when {@code this} is an instance of it (an implementation inherited by that
    *     type's subtypes from a class that is not one); null to charge every call. Needs {@code
    *     outermostOnly} and an instance method.
+   * @param group whether the limiter is a {@code LimitGroup} (several limits on the method): the
+   *     prologue enters it with {@code enterGroup}, and a refusal names the limit the group says
    */
   LimitPrologue(
       ClassModel type,
@@ -122,8 +128,9 @@ final class LimitPrologue {
       MethodModel fallback,
       boolean fallbackTakesException,
       boolean outermostOnly,
-      String onlyForInstancesOf) {
-    if (onlyForInstancesOf != null && (!outermostOnly || method.isStatic())) {
+      String onlyForInstancesOf,
+      boolean group) {
+    if (onlyForInstancesOf != null && (!outermostOnly || method.isStatic() || group)) {
       throw new IllegalArgumentException(
           "a prologue for instances of a type is a config pattern's, on an instance method");
     }
@@ -136,6 +143,7 @@ final class LimitPrologue {
     this.fallback = fallback;
     this.fallbackTakesException = fallbackTakesException;
     this.outermostOnly = outermostOnly;
+    this.group = group;
   }
 
   /** The limited method. */
@@ -369,7 +377,8 @@ final class LimitPrologue {
               "(ILjava/lang/Object;Ljava/lang/String;)[I",
               false);
         } else {
-          mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "enter", "(I)[I", false);
+          mv.visitMethodInsn(
+              Opcodes.INVOKESTATIC, BRIDGE, group ? "enterGroup" : "enter", "(I)[I", false);
         }
         mv.visitInsn(Opcodes.DUP);
         mv.visitVarInsn(Opcodes.ASTORE, cell);
@@ -377,7 +386,7 @@ final class LimitPrologue {
         mv.visitMethodInsn(
             Opcodes.INVOKESTATIC,
             BRIDGE,
-            "acquireOutermost",
+            group ? "acquireGroup" : "acquireOutermost",
             keyIndex >= 0 ? "(ILjava/lang/String;[I)J" : "(I[I)J",
             false);
       } else {
@@ -450,7 +459,13 @@ final class LimitPrologue {
     private void newException(int result) {
       mv.visitTypeInsn(Opcodes.NEW, EXCEPTION);
       mv.visitInsn(Opcodes.DUP);
-      mv.visitLdcInsn(limiterName);
+      if (group) {
+        mv.visitLdcInsn(limiterId); // the limit with the longest wait, as the group decided
+        mv.visitMethodInsn(
+            Opcodes.INVOKESTATIC, BRIDGE, "refusedBy", "(I)Ljava/lang/String;", false);
+      } else {
+        mv.visitLdcInsn(limiterName);
+      }
       mv.visitVarInsn(Opcodes.LLOAD, result);
       mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, "retryAfterNanos", "(J)J", false);
       mv.visitMethodInsn(

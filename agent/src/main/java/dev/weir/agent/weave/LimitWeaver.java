@@ -110,12 +110,6 @@ final class LimitWeaver {
     if (bridge && entry == null) {
       return true; // annotations never weave a bridge (the compiler copies them onto it)
     }
-    if (entry != null) {
-      // a bridge of a config limit is woven too: a generic subtype's bridge calls the inherited
-      // implementation with invokespecial, past any override; nested calls pass free
-      config.shadowed(
-          entry, type.name, method.name, method.parameterNames(), loader, type.origin(method));
-    }
     if (entry == null && inheritable(method)) {
       // an implementation this class supplies to subtypes of a Type+ pattern's type that it is
       // not itself one of: limited here, for instances of that type only
@@ -145,19 +139,52 @@ final class LimitWeaver {
     if (refusedForConfig(entry, type, method, origin, placement)) {
       return;
     }
-    if (method.carriesLimit()) {
-      AgentLog.warn(
-          origin
-              + " carries a limit annotation and matches "
-              + source(entry)
-              + ": the config limit applies and the annotation's is ignored (an entry"
-              + " without methods overrides an annotated limiter by name instead)");
+    List<Binding> bindings = new ArrayList<Binding>();
+    if (method.carriesLimit() && !method.is(Opcodes.ACC_BRIDGE)) {
+      // a pattern that reaches an annotated method adds its limit to the annotation's (a bridge
+      // carries copies of its target's annotations, which limit the target, not it)
+      bindings.addAll(
+          annotations.bindAll(type, method, origin, defaultName(type, method), config, loader));
     }
-    if (AgentLog.debugEnabled()) {
-      AgentLog.debug("limiting " + origin + " as " + source(entry));
+    for (ConfigLimits.Entry e :
+        config.matchAll(type.name, method.name, method.parameterNames(), loader)) {
+      if (AgentLog.debugEnabled()) {
+        AgentLog.debug("limiting " + origin + " as " + source(e));
+      }
+      bindings.add(configBinding(e, method, origin, loader));
     }
-    weave(plan, type, method, origin, configBinding(entry, method, origin, loader));
-    plan.covers(method.key(), entry.id, origin);
+    weaveAll(plan, type, method, origin, bindings);
+  }
+
+  /**
+   * Weaves a method's limits: one limiter's prologue, or a {@link LimitGroups group}'s for several,
+   * each member covering the method.
+   */
+  private void weaveAll(
+      Plan plan, ClassModel type, MethodModel method, String origin, List<Binding> bindings) {
+    Binding binding = bindings.get(0);
+    if (bindings.size() > 1) {
+      for (Binding member : bindings) {
+        if (!member.outermostOnly && !member.refused) {
+          String conflict = annotations.keyedness(member, origin);
+          if (conflict != null) {
+            binding = Binding.refuse(member.name, origin, conflict, plan.loader);
+            break;
+          }
+        }
+      }
+      if (!binding.refused) {
+        binding = LimitGroups.bind(bindings, origin, plan.loader);
+      }
+    }
+    binding = weave(plan, type, method, origin, binding);
+    if (binding.group) {
+      for (Binding member : binding.members) {
+        plan.covers(method.key(), member.id, origin);
+      }
+    } else {
+      plan.covers(method.key(), binding.id, origin);
+    }
   }
 
   /**
@@ -207,10 +234,23 @@ final class LimitWeaver {
       if (cannotWrap != null) {
         plan.failClosed(method.key(), origin, cannotWrap);
       }
-      Binding bound = annotations.bind(type, method, origin, defaultName, config, loader);
-      Binding binding = weave(plan, type, method, origin, bound);
-      plan.covers(method.key(), binding.id, origin);
+      List<Binding> bound = annotations.bindAll(type, method, origin, defaultName, config, loader);
+      weaveAll(plan, type, method, origin, bound);
     }
+  }
+
+  /**
+   * A method's default limiter name: {@code C#m}, with its parameters ({@code C#m(int)}) if the
+   * type has more than one method of that name that carries a limit annotation.
+   */
+  private static String defaultName(ClassModel type, MethodModel method) {
+    int named = 0;
+    for (MethodModel m : type.methods) {
+      if (m.name.equals(method.name) && m.carriesLimit()) {
+        named++;
+      }
+    }
+    return type.name + "#" + method.name + (named > 1 ? method.parameterList() : "");
   }
 
   private static String source(ConfigLimits.Entry entry) {
@@ -343,6 +383,8 @@ final class LimitWeaver {
               + inherited.typeName
               + " instances");
     }
+    config.shadowedInherited(
+        entry, type.internalName, method.name, method.parameterNames(), origin);
     Binding binding = configBinding(entry, method, origin, loader);
     if (!binding.outermostOnly) {
       return; // refused (its key cannot be one), logged: never fail closed for other instances
@@ -386,8 +428,13 @@ final class LimitWeaver {
         MethodModel method = inherited.method;
         String key = method.key();
         ClassModel from = inherited.declaredBy;
+        AddedOverride added = plan.overrides.get(key);
+        if (added != null && added.entry != null && added.entry.id != entry.id) {
+          ConfigLimits.refuseShadowed(entry, added.entry, type.name + "#" + key);
+          continue;
+        }
         if (plan.prologues.containsKey(key)
-            || plan.overrides.containsKey(key)
+            || added != null
             || config.descendsFrom(root, from.internalName, loader)) {
           continue; // limited by another entry, or where it is declared
         }
@@ -463,7 +510,9 @@ final class LimitWeaver {
             method.descriptor);
     override.exceptions = method.exceptions;
     Binding binding = configBinding(entry, override, origin, loader);
-    plan.overrides.put(key, new AddedOverride(override, prologue(type, override, binding)));
+    AddedOverride added = new AddedOverride(override, prologue(type, override, binding));
+    added.entry = entry;
+    plan.overrides.put(key, added);
     plan.covers(key, entry.id, origin);
     if (AgentLog.debugEnabled()) {
       AgentLog.debug("limiting " + origin + " as " + source(entry) + ", by an override");
@@ -490,6 +539,7 @@ final class LimitWeaver {
   private Binding weave(
       Plan plan, ClassModel type, MethodModel method, String origin, Binding binding) {
     if (binding.id >= 0
+        && !binding.group // its annotated members were asked (weaveAll)
         && !binding.outermostOnly // config patterns may mix methods with and without the key
         && !(LimiterRegistry.limiter(binding.id) instanceof RefusedLimiter)) {
       String conflict = annotations.keyedness(binding, origin);
@@ -514,7 +564,8 @@ final class LimitWeaver {
         binding.fallback,
         binding.fallbackTakesException,
         binding.outermostOnly,
-        binding.outermostOnly ? binding.onlyForInstancesOf : null);
+        binding.outermostOnly ? binding.onlyForInstancesOf : null,
+        binding.group);
   }
 
   /**
@@ -589,6 +640,9 @@ final class LimitWeaver {
   static final class AddedOverride {
     final MethodModel method;
     final LimitPrologue prologue;
+
+    /** The config entry whose limit it takes; null for one that only calls super. */
+    ConfigLimits.Entry entry;
 
     AddedOverride(MethodModel method, LimitPrologue prologue) {
       this.method = method;

@@ -33,8 +33,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class WeirTransformer implements ClassFileTransformer {
   private static final String MARKER_PREFIX = "Ldev/weir/";
-  private static final String TOKEN_BUCKET_MARKER = "Ldev/weir/TokenBucket;";
-  private static final String LEAKY_BUCKET_MARKER = "Ldev/weir/LeakyBucket;";
 
   /** {@code java.*} cannot be defined by applications; the agent never weaves itself. */
   private static final String[] SKIPPED_PREFIXES = {"java/", "dev/weir/agent/"};
@@ -619,8 +617,9 @@ final class WeirTransformer implements ClassFileTransformer {
     // every JVM's life, where a byte loop of our own would run interpreted during start-up.
     String text = new String(classFile, 0, classFile.length, StandardCharsets.ISO_8859_1);
     for (int at = text.indexOf(MARKER_PREFIX); at >= 0; at = text.indexOf(MARKER_PREFIX, at + 1)) {
-      if (text.startsWith(TOKEN_BUCKET_MARKER, at) || text.startsWith(LEAKY_BUCKET_MARKER, at)) {
-        return true;
+      int end = text.indexOf(';', at);
+      if (end > 0 && end - at < 80 && ClassModel.mentionsLimit(text.substring(at, end + 1))) {
+        return true; // a limit, repeated ones' container, or an API type newer than the agent
       }
     }
     return false;

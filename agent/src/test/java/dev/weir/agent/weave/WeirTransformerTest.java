@@ -244,6 +244,13 @@ class WeirTransformerTest {
     assertFalse(WeirTransformer.mentionsLimit("a/B", bytes("Ldev/weir/TokenBucket")));
     assertFalse(WeirTransformer.mentionsLimit("a/B", bytes("Ldev/weir/RateLimitedException;")));
     assertFalse(WeirTransformer.mentionsLimit("a/B", new byte[0]));
+    assertTrue(WeirTransformer.mentionsLimit("a/B", bytes("Ldev/weir/TokenBuckets;")), "repeated");
+    assertTrue(WeirTransformer.mentionsLimit("a/B", bytes("xLdev/weir/LeakyBuckets;")));
+    assertTrue(
+        WeirTransformer.mentionsLimit("a/B", bytes("Ldev/weir/SlidingWindow;")),
+        "an API annotation newer than the agent: its method must fail closed");
+    assertFalse(WeirTransformer.mentionsLimit("a/B", bytes("Ldev/weir/LeakyBucket$Mode;")));
+    assertFalse(WeirTransformer.mentionsLimit("a/B", bytes("Ldev/weir/agent/X;")));
   }
 
   private static byte[] bytes(String text) {

@@ -117,8 +117,8 @@ public final class LimitGroup extends Limiter {
    * Takes the permits of one call on every member that charges it.
    *
    * @param key the call's key for the keyed members; null when none is keyed
-   * @param cell the cell {@link CallDepth#enterGroup} returned; null when no member is a config
-   *     pattern's
+   * @param cell the cell {@link CallDepth#enterGroup} returned; null to charge every member (no
+   *     member is a config pattern's, or the method is a constructor, charged on every call)
    * @return as {@link Limiter#acquire()}
    * @throws IllegalStateException if a member is invalid (fails closed)
    */
@@ -126,7 +126,7 @@ public final class LimitGroup extends Limiter {
     Call call = new Call(ids.length);
     long minWait = 0;
     for (int i = 0; i < ids.length; i++) {
-      if (config[i] && (cell == null || !CallDepth.charges(ids[i], cell))) {
+      if (config[i] && cell != null && !CallDepth.charges(ids[i], cell)) {
         continue; // nested in another call of that config limit: free
       }
       Limiter member = LimiterRegistry.limiter(ids[i]);
