@@ -303,24 +303,11 @@ final class ClassModel {
 
         @Override
         public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
-          if (descriptor.equals(TOKEN_BUCKET) || descriptor.equals(LEAKY_BUCKET)) {
-            return limit(method, descriptor);
-          }
           if (descriptor.equals(TOKEN_BUCKETS) || descriptor.equals(LEAKY_BUCKETS)) {
-            return new AnnotationVisitor(OpenedClassReader.ASM_API) { // value = {@X(...), ...}
-              @Override
-              public AnnotationVisitor visitArray(String name) {
-                return new AnnotationVisitor(OpenedClassReader.ASM_API) {
-                  @Override
-                  public AnnotationVisitor visitAnnotation(String unnamed, String element) {
-                    return limit(method, element);
-                  }
-                };
-              }
-            };
+            return container(method);
           }
-          if (isUnknownApi(descriptor) && method.unknownApi == null) {
-            method.unknownApi = descriptor;
+          if (mentionsLimit(descriptor)) {
+            return limit(method, descriptor); // a limit, or an API type newer than the agent
           }
           if (descriptor.equals(INTRINSIC) || descriptor.equals(HOTSPOT_INTRINSIC)) {
             method.intrinsic = true;
@@ -384,10 +371,25 @@ final class ClassModel {
     }
   }
 
+  /** Reads a container of repeated limits, {@code value = {@X(...), ...}}, into the method's. */
+  private static AnnotationVisitor container(final MethodModel method) {
+    return new AnnotationVisitor(OpenedClassReader.ASM_API) {
+      @Override
+      public AnnotationVisitor visitArray(String name) {
+        return new AnnotationVisitor(OpenedClassReader.ASM_API) {
+          @Override
+          public AnnotationVisitor visitAnnotation(String unnamed, String element) {
+            return limit(method, element);
+          }
+        };
+      }
+    };
+  }
+
   /** Records a limit annotation of the method (or an unknown one inside a container). */
   private static AnnotationVisitor limit(MethodModel method, String descriptor) {
     if (!descriptor.equals(TOKEN_BUCKET) && !descriptor.equals(LEAKY_BUCKET)) {
-      if (method.unknownApi == null) {
+      if (method.unknownApi == null && isUnknownApi(descriptor)) {
         method.unknownApi = descriptor;
       }
       return null;

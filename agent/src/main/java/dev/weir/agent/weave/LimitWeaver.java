@@ -4,7 +4,6 @@ import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.bootstrap.limit.RefusedLimiter;
-import dev.weir.agent.control.KeyTypes;
 import dev.weir.agent.weave.ClassModel.MethodModel;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.jar.asm.Type;
 
 /**
  * Plans the {@link LimitPrologue} of every method of a type that carries {@code @TokenBucket} or
@@ -149,9 +147,9 @@ final class LimitWeaver {
     for (ConfigLimits.Entry e :
         config.matchAll(type.name, method.name, method.parameterNames(), loader)) {
       if (AgentLog.debugEnabled()) {
-        AgentLog.debug("limiting " + origin + " as " + source(e));
+        AgentLog.debug("limiting " + origin + " as " + ConfigBinding.source(e));
       }
-      bindings.add(configBinding(e, method, origin, loader));
+      bindings.add(ConfigBinding.of(e, method, origin, loader));
     }
     weaveAll(plan, type, method, origin, bindings);
   }
@@ -253,10 +251,6 @@ final class LimitWeaver {
     return type.name + "#" + method.name + (named > 1 ? method.parameterList() : "");
   }
 
-  private static String source(ConfigLimits.Entry entry) {
-    return "'" + entry.name + "' (config: " + entry.pattern + ")";
-  }
-
   /** An instance method a subclass inherits: not a constructor, static, private or abstract. */
   private static boolean inheritable(MethodModel method) {
     return !method.isConstructor()
@@ -306,50 +300,6 @@ final class LimitWeaver {
   }
 
   /**
-   * The binding of a method a config entry limits: only the outermost call of the limit on a thread
-   * is charged; keyed by the entry's parameter if the method has it.
-   */
-  private Binding configBinding(
-      ConfigLimits.Entry entry, MethodModel method, String origin, ClassLoader loader) {
-    Binding binding = new Binding(entry.id, entry.name);
-    binding.outermostOnly = true;
-    if (entry.keyIndex >= method.parameterTypes.length) {
-      AgentLog.warn(
-          origin
-              + " matches "
-              + source(entry)
-              + " but has no parameter "
-              + entry.keyIndex
-              + " to key by: its calls share one bucket of '"
-              + entry.name
-              + "'");
-    } else if (entry.keyIndex >= 0) {
-      binding.keyIndex = entry.keyIndex;
-      Type keyType = method.parameterTypes[entry.keyIndex];
-      KeyTypes.Verdict verdict = KeyTypes.judge(keyType, loader);
-      if (verdict == KeyTypes.Verdict.IDENTITY) {
-        binding =
-            Binding.refuse(
-                entry.name,
-                origin,
-                entry.origin
-                    + ": cannot limit "
-                    + origin
-                    + " as "
-                    + source(entry)
-                    + ": its key, parameter "
-                    + entry.keyIndex
-                    + ", is "
-                    + KeyTypes.identityProblem(keyType),
-                loader);
-      } else if (verdict == KeyTypes.Verdict.AT_RUN_TIME) {
-        binding.keyedAtRunTime(entry.keyIndex, keyType, origin);
-      }
-    }
-    return binding;
-  }
-
-  /**
    * Plans the prologue of an implementation that this class supplies to subtypes of a {@code Type+}
    * pattern's type without being one: a call is charged only when {@code this} is an instance of
    * the type.
@@ -378,14 +328,14 @@ final class LimitWeaver {
           "limiting "
               + origin
               + " as "
-              + source(entry)
+              + ConfigBinding.source(entry)
               + ", for "
               + inherited.typeName
               + " instances");
     }
     config.shadowedInherited(
         entry, type.internalName, method.name, method.parameterNames(), origin);
-    Binding binding = configBinding(entry, method, origin, loader);
+    Binding binding = ConfigBinding.of(entry, method, origin, loader);
     if (!binding.outermostOnly) {
       return; // refused (its key cannot be one), logged: never fail closed for other instances
     }
@@ -509,13 +459,14 @@ final class LimitWeaver {
             method.name,
             method.descriptor);
     override.exceptions = method.exceptions;
-    Binding binding = configBinding(entry, override, origin, loader);
+    Binding binding = ConfigBinding.of(entry, override, origin, loader);
     AddedOverride added = new AddedOverride(override, prologue(type, override, binding));
     added.entry = entry;
     plan.overrides.put(key, added);
     plan.covers(key, entry.id, origin);
     if (AgentLog.debugEnabled()) {
-      AgentLog.debug("limiting " + origin + " as " + source(entry) + ", by an override");
+      AgentLog.debug(
+          "limiting " + origin + " as " + ConfigBinding.source(entry) + ", by an override");
     }
   }
 

@@ -352,7 +352,16 @@ public final class LimitGroup extends Limiter {
       if (wait <= minBound) {
         return wait;
       }
-      // rejected where it would be alone; if none would, where the wait is beyond the bound
+      countRefusal(wait);
+      refusedBy = members[longest].name();
+      return -(wait == Long.MAX_VALUE ? Long.MAX_VALUE : wait - minBound);
+    }
+
+    /**
+     * Counts a refused call rejected where it would be alone; if none would (one cannot wait as
+     * long as another needs), where the call's wait is beyond the bound.
+     */
+    private void countRefusal(long wait) {
       boolean alone = false;
       for (int i = 0; i < m && !alone; i++) {
         alone = waits[i] > JointCharge.waitBoundNanos(states[i].bucket);
@@ -363,8 +372,6 @@ public final class LimitGroup extends Limiter {
           members[i].counts().reject();
         }
       }
-      refusedBy = members[longest].name();
-      return -(wait == Long.MAX_VALUE ? Long.MAX_VALUE : wait - minBound);
     }
 
     private void undo(int charged) {
