@@ -1,6 +1,9 @@
 package dev.weir;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,12 +20,23 @@ import java.util.concurrent.TimeUnit;
  * stable across versions, so an application that bundles an older copy of this class keeps working
  * with a newer agent. When a waiting call is interrupted, its cause is the {@link
  * InterruptedException} and the thread's interrupt flag stays set.
+ *
+ * <p>A method with several limits is refused when any of them refuses: {@link #limiterName()} is
+ * the limit with the longest wait, {@link #retryAfterNanos()} that wait, and {@link
+ * #refusingLimiters()} (and the message) name every limit that refused the call.
  */
 public class RateLimitedException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final String limiterName;
   private final long retryAfterNanos;
+
+  /**
+   * Every limit that refused the call, {@link #limiterName()} first, when the method has several;
+   * null otherwise. Set by the agent after construction, so that the constructor stays the stable
+   * seam woven code calls.
+   */
+  private volatile String[] refusing;
 
   /**
    * Creates the exception without a stack trace. The cause is left unset, so {@link
@@ -71,6 +85,19 @@ public class RateLimitedException extends RuntimeException {
    *
    * @return the message, built on each call
    */
+  /**
+   * Every limit that refused the call: for a method with several limits, each one that refused it,
+   * the one with the longest wait ({@link #limiterName()}) first; otherwise that one alone.
+   *
+   * @return the names, never empty; an unmodifiable list
+   */
+  public List<String> refusingLimiters() {
+    String[] names = refusing;
+    return names == null
+        ? Collections.singletonList(limiterName)
+        : Collections.unmodifiableList(Arrays.asList(names.clone()));
+  }
+
   @Override
   public String getMessage() {
     StringBuilder message = new StringBuilder("rate limit '").append(limiterName).append('\'');
@@ -78,6 +105,14 @@ public class RateLimitedException extends RuntimeException {
       message.append(": interrupted while waiting");
     } else {
       message.append(" exceeded");
+      String[] names = refusing;
+      if (names != null && names.length > 1) {
+        message.append(" (also refused by");
+        for (int i = 1; i < names.length; i++) {
+          message.append(i == 1 ? " '" : ", '").append(names[i]).append('\'');
+        }
+        message.append(')');
+      }
     }
     message.append("; retry after ");
     if (retryAfterNanos == Long.MAX_VALUE) {

@@ -99,7 +99,8 @@ class InvalidAnnotationIT {
     assertEquals(
         "invalid limit on "
             + C
-            + "#both(): a method may carry only one of @TokenBucket and @LeakyBucket",
+            + "#both(): it carries 2 limits, and a method with more than one names each; give"
+            + " this @TokenBucket a name",
         r.value("both"));
     assertEquals(
         "invalid @LeakyBucket on "

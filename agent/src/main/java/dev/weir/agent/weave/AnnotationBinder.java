@@ -126,7 +126,7 @@ final class AnnotationBinder {
       if (binding.refused) {
         return one(binding);
       }
-      debugBound(read, binding, limits);
+      overrideAndLog(read, binding, limits);
       if (keyVerdict == KeyTypes.Verdict.AT_RUN_TIME) {
         binding.keyedAtRunTime(keyIndex, method.parameterTypes[keyIndex], origin);
       }
@@ -172,12 +172,13 @@ final class AnnotationBinder {
     return fallback;
   }
 
-  private static void debugBound(
+  /** Redirects the limiter to a config entry of its name, if the file has one, and logs it. */
+  private static void overrideAndLog(
       AnnotationReader.Reading read, Binding binding, ConfigLimits limits) {
+    Limiter override = limits.registered().override(binding.name, binding.id);
     if (!AgentLog.debugEnabled()) {
       return;
     }
-    Limiter override = limits.registered().override(binding.name, binding.id);
     AgentLog.debug(
         "limiting "
             + read.origin

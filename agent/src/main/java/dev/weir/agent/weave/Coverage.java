@@ -153,7 +153,8 @@ final class Coverage {
    *
    * @param limiter the limiter
    * @return {@code Class#method(params)}, with {@code @loader} where the class's loader is not the
-   *     system loader or the JDK's, sorted
+   *     system loader or the JDK's, and {@code (with a, b)} naming the method's other limits where
+   *     it has several, sorted
    */
   List<String> methodsOf(Limiter limiter) {
     Set<String> methods = byLimiter().get(limiter);
@@ -174,7 +175,7 @@ final class Coverage {
             methods = new TreeSet<String>();
             built.put(limiter, methods);
           }
-          methods.add(c.method + record.loaderSuffix);
+          methods.add(c.method + record.loaderSuffix + c.sharedWith);
         }
       }
       byLimiter = built;

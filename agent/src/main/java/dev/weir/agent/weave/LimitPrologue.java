@@ -471,11 +471,16 @@ final class LimitPrologue {
       mv.visitMethodInsn(
           Opcodes.INVOKESPECIAL, EXCEPTION, "<init>", "(Ljava/lang/String;J)V", false);
       mv.visitVarInsn(Opcodes.LLOAD, result);
+      if (group) {
+        mv.visitLdcInsn(limiterId);
+      }
       mv.visitMethodInsn(
           Opcodes.INVOKESTATIC,
           BRIDGE,
           "limited",
-          "(Ljava/lang/RuntimeException;J)Ljava/lang/RuntimeException;",
+          group
+              ? "(Ljava/lang/RuntimeException;JI)Ljava/lang/RuntimeException;"
+              : "(Ljava/lang/RuntimeException;J)Ljava/lang/RuntimeException;",
           false);
     }
 

@@ -178,7 +178,13 @@ final class LimitWeaver {
     binding = weave(plan, type, method, origin, binding);
     if (binding.group) {
       for (Binding member : binding.members) {
-        plan.covers(method.key(), member.id, origin);
+        List<String> others = new ArrayList<String>();
+        for (Binding other : binding.members) {
+          if (other != member) {
+            others.add(other.name);
+          }
+        }
+        plan.covers(method.key(), member.id, origin, others);
       }
     } else {
       plan.covers(method.key(), binding.id, origin);
@@ -569,7 +575,19 @@ final class LimitWeaver {
 
     /** Notes that the method of this key, once woven, limits calls of {@code method}. */
     void covers(String key, int limiterId, String method) {
-      covered.add(new Covered(key, limiterId, method));
+      covered.add(new Covered(key, limiterId, method, ""));
+    }
+
+    /**
+     * Records that a woven method is bound to one of several limits.
+     *
+     * @param key the method's key
+     * @param limiterId the member's id
+     * @param method the method, for {@code Methods}
+     * @param others the other members' names
+     */
+    void covers(String key, int limiterId, String method, List<String> others) {
+      covered.add(new Covered(key, limiterId, method, " (with " + String.join(", ", others) + ")"));
     }
 
     /**
@@ -612,10 +630,17 @@ final class LimitWeaver {
     /** The method as its callers see it: {@code C#m(int)}, or with {@code (inherited from S)}. */
     final String method;
 
-    Covered(String key, int limiterId, String method) {
+    /**
+     * The other limits of the method, as {@code Methods} shows them: {@code " (with a, b)"}; empty
+     * for a method with one limit.
+     */
+    final String sharedWith;
+
+    Covered(String key, int limiterId, String method, String sharedWith) {
       this.key = key;
       this.limiterId = limiterId;
       this.method = method;
+      this.sharedWith = sharedWith;
     }
   }
 

@@ -29,11 +29,28 @@ class SeveralLimitsTest {
   private static final String PKG = "fixtures.several.";
   private static final String QUOTES = PKG + "Quotes";
   private static final long MS = 1_000_000L;
-  private static final String[] ENTRIES = {"sev-config", "sev-first", "sev-second"};
+  private static final String[] ENTRIES = {
+    "sev-config", "sev-first", "sev-second", "sev-overridden"
+  };
   private static final String[] ANNOTATED = {
-    "sev-per-second", "sev-per-day", "sev-burst", "sev-shape", "sev-named", "sev-reject",
-    "sev-queue", "sev-fb-a", "sev-fb-b", "sev-fb-c", "sev-fb-d", "sev-per-client",
-    "sev-per-client-hourly", "sev-annotated"
+    "sev-per-second",
+    "sev-per-day",
+    "sev-burst",
+    "sev-shape",
+    "sev-named",
+    "sev-reject",
+    "sev-queue",
+    "sev-fb-a",
+    "sev-fb-b",
+    "sev-fb-c",
+    "sev-fb-d",
+    "sev-per-client",
+    "sev-per-client-hourly",
+    "sev-annotated",
+    "sev-both-a",
+    "sev-both-b",
+    "sev-overridden",
+    "sev-other"
   };
 
   private final FakeClock clock = new FakeClock(0);
@@ -55,7 +72,9 @@ class SeveralLimitsTest {
                 + "    tokenBucket: { rate: 1, per: HOURS, capacity: 4 }\n"
                 + "  - name: sev-second\n"
                 + "    methods: \"fixtures.several.Quotes#pl*\"\n"
-                + "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }\n");
+                + "    tokenBucket: { rate: 1, per: HOURS, capacity: 3 }\n"
+                + "  - name: sev-overridden\n"
+                + "    tokenBucket: { rate: 1, per: HOURS, capacity: 2 }\n");
     assertTrue(file.errors().isEmpty(), file.errors().toString());
     ConfigLimits limits = ConfigLimits.of(LimitSet.register(file.limits(), clock, null));
     transformer = new WeirTransformer(() -> new Weaver(clock, limits), limits, null);
@@ -114,6 +133,26 @@ class SeveralLimitsTest {
     assertEquals(3, bodyRuns());
     assertEquals(0, named("sev-per-day").availablePermits());
     assertEquals(1, named("sev-per-second").rejected(), "the first refusal was the second's");
+  }
+
+  @Test
+  void theExceptionNamesEveryRefusingLimit() throws Exception {
+    call("bothRefuse");
+    RateLimitedException e = limitedBy("bothRefuse");
+    assertEquals("sev-both-a", e.limiterName(), "the longest wait");
+    assertEquals(1000 * MS, e.retryAfterNanos());
+    assertEquals(java.util.Arrays.asList("sev-both-a", "sev-both-b"), e.refusingLimiters());
+    assertEquals(
+        "rate limit 'sev-both-a' exceeded (also refused by 'sev-both-b'); retry after 1000 ms",
+        e.getMessage());
+  }
+
+  @Test
+  void anEntryWithoutMethodsOverridesOneLimitOfSeveral() throws Exception {
+    call("overridden");
+    call("overridden");
+    assertEquals("sev-overridden", limitedBy("overridden").limiterName(), "the file's capacity");
+    assertEquals(48, named("sev-other").availablePermits(), "the other limit as annotated");
   }
 
   @Test

@@ -41,11 +41,12 @@ import dev.weir.agent.bootstrap.core.NanoClock;
  * <p>Thread-safe and lock-free; a call allocates a few small arrays.
  */
 public final class LimitGroup extends Limiter {
-  private static final ThreadLocal<String[]> REFUSED_BY =
-      new ThreadLocal<String[]>() {
+  /** The names of the limits that refused this thread's last refused call, longest wait first. */
+  private static final ThreadLocal<String[][]> REFUSED_BY =
+      new ThreadLocal<String[][]>() {
         @Override
-        protected String[] initialValue() {
-          return new String[1];
+        protected String[][] initialValue() {
+          return new String[1][];
         }
       };
 
@@ -178,7 +179,7 @@ public final class LimitGroup extends Limiter {
   }
 
   private static long refused(String name, long retryAfterNanos) {
-    REFUSED_BY.get()[0] = name;
+    REFUSED_BY.get()[0] = new String[] {name};
     return Math.max(1, retryAfterNanos);
   }
 
@@ -189,6 +190,16 @@ public final class LimitGroup extends Limiter {
    * @return the name, or null if no group refused a call on this thread
    */
   public static String refusedBy() {
+    String[] names = REFUSED_BY.get()[0];
+    return names == null ? null : names[0];
+  }
+
+  /**
+   * Every limit that refused this thread's last refused call of a group, the longest wait first.
+   *
+   * @return the names, or null if no group refused a call on this thread
+   */
+  public static String[] refusingLimits() {
     return REFUSED_BY.get()[0];
   }
 
@@ -213,7 +224,9 @@ public final class LimitGroup extends Limiter {
     final String[] heldKeys;
     int held;
 
-    String refusedBy;
+    /** The names of the limits that refused the call, the longest wait first. */
+    String[] refusedBy;
+
     NanoClock clock;
 
     Call(int n) {
@@ -316,7 +329,7 @@ public final class LimitGroup extends Limiter {
           state = member.stateFor(keys[i], now, state != null);
           if (state == null) { // a new key past the bound on keys: refused by that member alone
             member.counts().reject();
-            refusedBy = member.name();
+            refusedBy = new String[] {member.name()};
             long retry = member.keyedBuckets().retryAfterBoundNanos(now);
             return retry == 0 ? PLAN_AGAIN : -retry;
           }
@@ -352,26 +365,35 @@ public final class LimitGroup extends Limiter {
       if (wait <= minBound) {
         return wait;
       }
-      countRefusal(wait);
-      refusedBy = members[longest].name();
+      refusedBy = countRefusal(wait, longest);
       return -(wait == Long.MAX_VALUE ? Long.MAX_VALUE : wait - minBound);
     }
 
     /**
      * Counts a refused call rejected where it would be alone; if none would (one cannot wait as
-     * long as another needs), where the call's wait is beyond the bound.
+     * long as another needs), where the call's wait is beyond the bound; returns the names of the
+     * limits that refused it, the one with the longest wait first.
      */
-    private void countRefusal(long wait) {
+    private String[] countRefusal(long wait, int longest) {
       boolean alone = false;
       for (int i = 0; i < m && !alone; i++) {
         alone = waits[i] > JointCharge.waitBoundNanos(states[i].bucket);
       }
+      String[] names = new String[m];
+      names[0] = members[longest].name();
+      int n = 1;
       for (int i = 0; i < m; i++) {
         long bound = JointCharge.waitBoundNanos(states[i].bucket);
         if (alone ? waits[i] > bound : wait > bound) {
           members[i].counts().reject();
+          if (i != longest) {
+            names[n++] = members[i].name();
+          }
         }
       }
+      String[] refused = new String[n];
+      System.arraycopy(names, 0, refused, 0, n);
+      return refused;
     }
 
     private void undo(int charged) {

@@ -113,6 +113,29 @@ public final class WeirBridge {
   }
 
   /**
+   * {@link #limited(RuntimeException, long)} for a method with several limits: the exception also
+   * names every limit that refused the call ({@code refusingLimiters()}), where its class, the
+   * application's copy of the API, has that field (an older copy names the longest wait's alone).
+   *
+   * @param exception the {@code RateLimitedException} the woven code made
+   * @param result what the acquire returned
+   * @param groupId the {@link LimitGroup}'s id
+   * @return the exception
+   */
+  public static RuntimeException limited(RuntimeException exception, long result, int groupId) {
+    String[] names = result > 0 ? LimitGroup.refusingLimits() : null;
+    if (names != null && names.length > 1) {
+      int[] section = CallDepth.enterWeir(); // reflection runs JDK code a pattern may name
+      try {
+        RefusingField.set(exception, names.clone());
+      } finally {
+        section[0]--;
+      }
+    }
+    return limited(exception, result);
+  }
+
+  /**
    * Enters a method that several limits apply to, some of them config patterns' limits (see {@link
    * CallDepth#enterGroup}). The woven method clears the returned cell on every exit.
    *

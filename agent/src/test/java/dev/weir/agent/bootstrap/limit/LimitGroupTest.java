@@ -117,6 +117,9 @@ class LimitGroupTest {
     long retry = g.acquire();
     assertEquals(1000 * MS, retry, "the slow limit's time, the longer");
     assertEquals("slow", LimitGroup.refusedBy());
+    assertEquals(
+        java.util.Arrays.asList("slow", "fast"),
+        java.util.Arrays.asList(LimitGroup.refusingLimits()));
     assertEquals(1, fast.rejected(), "both refused it");
     assertEquals(1, slow.rejected());
     clock.advance(retry);
