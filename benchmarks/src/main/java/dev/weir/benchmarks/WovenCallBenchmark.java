@@ -23,6 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code floor}: one {@code nanoTime()} and one CAS, for the goal "plain + floor + 10 ns";
  *   <li>{@code plain}: {@link WovenTarget#plain};
  *   <li>{@code admitted}: {@link WovenTarget#admitted}, permits always available;
+ *   <li>{@code admittedByTwo}: {@link WovenTarget#admittedByTwo}, two limits on one method, both
+ *       admitting: the goal is at most twice {@code admitted};
  *   <li>{@code rejecting}: {@link WovenTarget#refused}, every call limited, the {@code
  *       RateLimitedException} caught.
  * </ul>
@@ -80,6 +82,16 @@ public class WovenCallBenchmark {
   @Benchmark
   public int admitted() {
     return WovenTarget.admitted(x++);
+  }
+
+  /**
+   * The woven call under two limits, admitted by both.
+   *
+   * @return its result
+   */
+  @Benchmark
+  public int admittedByTwo() {
+    return WovenTarget.admittedByTwo(x++);
   }
 
   /**

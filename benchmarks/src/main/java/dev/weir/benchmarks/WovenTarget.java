@@ -34,6 +34,19 @@ public final class WovenTarget {
   }
 
   /**
+   * The body under two limits (SPEC "Several limits on one method"), both always admitting: the
+   * cost of a call decided by a group against {@link #admitted}'s one limit.
+   *
+   * @param x any value
+   * @return {@code x + 1}
+   */
+  @TokenBucket(name = "bench-two-a", rate = 1e9, capacity = 1_000_000_000L)
+  @TokenBucket(name = "bench-two-b", rate = 1e9, capacity = 1_000_000_000L)
+  public static int admittedByTwo(int x) {
+    return x + 1;
+  }
+
+  /**
    * The body, limited at one call an hour: refused after the first call.
    *
    * @param x an input

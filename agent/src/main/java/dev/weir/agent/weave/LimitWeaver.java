@@ -134,7 +134,13 @@ final class LimitWeaver {
       ClassLoader loader,
       Placement placement) {
     String origin = type.origin(method);
-    if (refusedForConfig(entry, type, method, origin, placement)) {
+    List<ConfigLimits.Entry> entries =
+        config.matchAll(type.name, method.name, method.parameterNames(), loader);
+    boolean refused = false;
+    for (ConfigLimits.Entry e : entries) { // each reports a refusal with its own pattern
+      refused |= refusedForConfig(e, type, method, origin, placement);
+    }
+    if (refused) {
       return;
     }
     List<Binding> bindings = new ArrayList<Binding>();
@@ -144,8 +150,7 @@ final class LimitWeaver {
       bindings.addAll(
           annotations.bindAll(type, method, origin, defaultName(type, method), config, loader));
     }
-    for (ConfigLimits.Entry e :
-        config.matchAll(type.name, method.name, method.parameterNames(), loader)) {
+    for (ConfigLimits.Entry e : entries) {
       if (AgentLog.debugEnabled()) {
         AgentLog.debug("limiting " + origin + " as " + ConfigBinding.source(e));
       }

@@ -222,6 +222,10 @@ class SeveralLimitsTest {
     assertEquals(3, named("sev-annotated").availablePermits(), "the annotation's paid for two");
     List<String> methods = transformer.coverage().methodsOf(named("sev-config"));
     assertEquals(1, methods.size(), methods.toString());
+    assertTrue(
+        methods.get(0).startsWith(QUOTES + "#both()@")
+            && methods.get(0).endsWith(" (with sev-annotated)"),
+        "Methods names the method's other limit: " + methods);
     assertEquals(
         1, transformer.coverage().methodsOf(named("sev-annotated")).size(), "both cover it");
   }

@@ -124,7 +124,15 @@ public final class LimitGroup extends Limiter {
    * @throws IllegalStateException if a member is invalid (fails closed)
    */
   public long acquire(String key, int[] cell) {
-    Call call = new Call(ids.length);
+    Call call = Call.take(ids.length);
+    try {
+      return acquire(call, key, cell);
+    } finally {
+      call.release();
+    }
+  }
+
+  private long acquire(Call call, String key, int[] cell) {
     long minWait = 0;
     for (int i = 0; i < ids.length; i++) {
       if (config[i] && cell != null && !CallDepth.charges(ids[i], cell)) {
@@ -208,8 +216,52 @@ public final class LimitGroup extends Limiter {
     return "all of: " + name();
   }
 
-  /** One call's work: the local members and their states, the slots charged, what is held. */
+  /**
+   * One call's work: the local members and their states, the slots charged, what is held. Each
+   * thread keeps one for its calls ({@link #take}), so an admitted call allocates nothing.
+   */
   private static final class Call {
+    private static final ThreadLocal<Call[]> KEPT =
+        new ThreadLocal<Call[]>() {
+          @Override
+          protected Call[] initialValue() {
+            return new Call[1];
+          }
+        };
+
+    private boolean busy;
+
+    /** This thread's call of at least {@code n} members, cleared; a new one if it is in use. */
+    static Call take(int n) {
+      Call[] kept = KEPT.get();
+      Call c = kept[0];
+      if (c == null || c.busy || c.members.length < n) {
+        c = new Call(n);
+        if (kept[0] == null || !kept[0].busy) {
+          kept[0] = c;
+        }
+      }
+      c.busy = true;
+      return c;
+    }
+
+    /** Ends the call: nothing of it is kept for the next but the arrays. */
+    void release() {
+      for (int i = 0; i < members.length; i++) {
+        members[i] = null;
+        keys[i] = null;
+        states[i] = null;
+        reservations[i] = null;
+        holders[i] = null;
+        heldKeys[i] = null;
+      }
+      m = 0;
+      held = 0;
+      refusedBy = null;
+      clock = null;
+      busy = false;
+    }
+
     final BucketLimiter[] members;
     final String[] keys;
     final BucketState[] states;
