@@ -171,6 +171,9 @@ public final class GcraBucket extends BucketState {
   /** A fresh reading that puts fullAt further ahead than this means the clock stepped back. */
   private final long clockBackLimit;
 
+  /** The warm-up of a token bucket's keyless state ({@code warmUpMillis}); null for none. */
+  private final WarmUp warmUp;
+
   private GcraBucket(
       Discipline discipline,
       double rate,
@@ -179,7 +182,8 @@ public final class GcraBucket extends BucketState {
       boolean waitOnLimit,
       long maxWaitNanos,
       long nowNanos,
-      long backlogTicks) {
+      long backlogTicks,
+      long warmUpNanos) {
     this.discipline = discipline;
     this.rate = rate;
     this.per = per;
@@ -208,6 +212,10 @@ public final class GcraBucket extends BucketState {
         Math.max(admitLimit, backlogTicks)
             + Math.max(admitLimit, cap(1_000_000_000L * ticksPerNano));
     this.fullAt = nowNanos * ticksPerNano; // full (a leaky bucket: empty) at creation
+    this.warmUp =
+        warmUpNanos > 0 && discipline == Discipline.TOKEN_BUCKET
+            ? new WarmUp(warmUpNanos, ticksPerNano, interval, burst, fullAt)
+            : null;
   }
 
   /**
@@ -233,8 +241,29 @@ public final class GcraBucket extends BucketState {
       boolean waitOnLimit,
       long maxWaitNanos,
       long nowNanos) {
-    if (discipline == null || per == null) {
-      throw new IllegalArgumentException("discipline and per are required");
+    return create(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, 0, nowNanos);
+  }
+
+  /**
+   * As {@link #create(Discipline, double, TimeUnit, long, boolean, long, long)}, with a warm-up
+   * ({@link WarmUp}): a token bucket with {@code warmUpNanos > 0} starts cold.
+   *
+   * @param warmUpNanos the warm-up period in nanoseconds, {@code >= 0}; 0 for none (ignored by a
+   *     leaky bucket)
+   * @return a new bucket
+   * @throws IllegalArgumentException if a value is out of range
+   */
+  public static GcraBucket create(
+      Discipline discipline,
+      double rate,
+      TimeUnit per,
+      long capacity,
+      boolean waitOnLimit,
+      long maxWaitNanos,
+      long warmUpNanos,
+      long nowNanos) {
+    if (discipline == null || per == null || warmUpNanos < 0) {
+      throw new IllegalArgumentException("discipline and per are required, warmUpNanos >= 0");
     }
     // the rules of LimitRules; the rate's with no unit, as a bucket takes any rate its exact
     // arithmetic can hold (one too small per second is the callers' to refuse)
@@ -251,7 +280,8 @@ public final class GcraBucket extends BucketState {
     if (broken != null) {
       throw new IllegalArgumentException("maxWaitNanos " + broken);
     }
-    return new GcraBucket(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos, 0);
+    return new GcraBucket(
+        discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos, 0, warmUpNanos);
   }
 
   /**
@@ -268,11 +298,12 @@ public final class GcraBucket extends BucketState {
    * @throws IllegalArgumentException if a value is out of range
    */
   public GcraBucket reshaped(double newRate, TimeUnit newPer, long newCapacity) {
+    long warm = warmUpNanos();
     GcraBucket shape =
-        create(discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, 0);
+        create(discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, warm, 0);
     long backlog = shape.aheadAfterChange(this, admitLimit);
     return new GcraBucket(
-        discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, 0, backlog);
+        discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, 0, backlog, warm);
   }
 
   /**
@@ -285,7 +316,9 @@ public final class GcraBucket extends BucketState {
    * @param nowNanos the instant of the change
    */
   public void takeOver(GcraBucket next, long nowNanos) {
-    next.fullAt = next.converted(this, claim(this), nowNanos);
+    long value = claim(this);
+    next.fullAt = next.converted(this, value, nowNanos);
+    next.carryWarmUp(this, value, nowNanos);
   }
 
   /**
@@ -300,6 +333,15 @@ public final class GcraBucket extends BucketState {
     long value = from.fullAt;
     if (value != RETIRED) {
       fullAt = converted(from, value, nowNanos);
+      carryWarmUp(from, value, nowNanos);
+    }
+  }
+
+  /** The cold level of {@code from}'s keyless state, carried into this bucket's (see WarmUp). */
+  private void carryWarmUp(GcraBucket from, long value, long nowNanos) {
+    if (warmUp != null && from.warmUp != null && value != RETIRED) {
+      warmUp.carry(
+          from.warmUp, value, nowNanos * from.ticksPerNano, fullAt, nowNanos * ticksPerNano);
     }
   }
 
@@ -423,7 +465,9 @@ public final class GcraBucket extends BucketState {
     }
     long now = nowNanos * ticksPerNano;
     long cost = cost(permits);
+    WarmUp warm = state == this ? warmUp : null; // per-key states do not warm up
     for (; ; ) {
+      long cold = warm == null ? 0 : warm.coldAt; // before fullAt (see WarmUp, races)
       long current = state.fullAt;
       if (current == RETIRED) {
         return STATE_RETIRED;
@@ -438,14 +482,21 @@ public final class GcraBucket extends BucketState {
           // reading); within it: the bucket is just fuller than any call can use
           return ahead > clockBackLimit ? CLOCK_STEPPED_BACK : limited(ahead + cost);
         }
-        ahead = 0; // idle so long that the tick difference wrapped: full
+        ahead = warm == null ? 0 : -WRAPPED; // idle so long that the tick difference wrapped: full
       }
-      long needed = (ahead > 0 ? ahead : 0) + cost;
+      long needed =
+          warm == null
+              ? (ahead > 0 ? ahead : 0) + cost
+              : warm.needed(cold, current, ahead, permits, cost);
       if (needed > admitLimit) {
-        return limited(needed);
+        return limited(
+            warm == null ? needed : warm.retryNeeded(cold, current, ahead, permits, cost));
       }
       long next = live(now + needed);
       if (FULL_AT.compareAndSet(state, current, next)) {
+        if (warm != null) {
+          warm.admitted(cold, current, ahead, cost, next);
+        }
         long wait = needed - freeLimit;
         return wait > 0 ? wait : 0;
       }
@@ -586,9 +637,15 @@ public final class GcraBucket extends BucketState {
     if (current == RETIRED) {
       return false;
     }
-    return ahead > clockBackLimit
+    if (ahead > clockBackLimit
         && ahead <= WRAPPED
-        && FULL_AT.compareAndSet(state, current, live(now + emptyAhead));
+        && FULL_AT.compareAndSet(state, current, live(now + emptyAhead))) {
+      if (state == this && warmUp != null) {
+        warmUp.reset(live(now + emptyAhead)); // cold again: no warmth is trusted across a step
+      }
+      return true;
+    }
+    return false;
   }
 
   private long limited(long needed) {
@@ -720,8 +777,16 @@ public final class GcraBucket extends BucketState {
     if (permits > capacity) {
       return Long.MAX_VALUE;
     }
+    WarmUp warm = state == this ? warmUp : null;
+    long cold = warm == null ? 0 : warm.coldAt;
     long current = state.fullAt;
     long ahead = current == RETIRED ? 0 : current - nowNanos * ticksPerNano;
+    if (warm != null && current != RETIRED) {
+      long needed =
+          warm.retryNeeded(
+              cold, current, ahead > WRAPPED ? -WRAPPED : ahead, permits, cost(permits));
+      return needed <= retryBase ? 0 : retryAfterNanos(limited(needed));
+    }
     if (ahead < 0 || ahead > WRAPPED) {
       ahead = 0;
     }
@@ -762,6 +827,9 @@ public final class GcraBucket extends BucketState {
    * @return null if exact; otherwise what is too long, in words
    */
   public String sharedProblem(long permits) {
+    if (warmUp != null) {
+      return "warmUpMillis is not supported with scope: cluster yet";
+    }
     long limit = 1L << 52;
     long[] ticks = {cost(permits), admitLimit, burst};
     for (long t : ticks) {
@@ -798,14 +866,13 @@ public final class GcraBucket extends BucketState {
    * @return permits, {@code 0..capacity}
    */
   public long availablePermits(long nowNanos) {
-    long ahead = fullAt - nowNanos * ticksPerNano;
-    if (ahead <= 0 || ahead > WRAPPED) {
-      return capacity;
-    }
-    if (ahead >= burst) {
-      return 0;
-    }
-    return Math.min(capacity, (burst - ahead) / interval);
+    long cold = warmUp == null ? 0 : warmUp.coldAt;
+    long current = fullAt;
+    long ahead = current - nowNanos * ticksPerNano;
+    long tokens = availablePermitsAhead(ahead > WRAPPED ? 0 : ahead);
+    return warmUp == null || current == RETIRED
+        ? tokens
+        : warmUp.availablePermits(cold, current, ahead > WRAPPED ? -WRAPPED : ahead, tokens);
   }
 
   /**
@@ -840,6 +907,15 @@ public final class GcraBucket extends BucketState {
    */
   public long retryAfterNanos(long result) {
     return result == NEVER ? Long.MAX_VALUE : toNanosCeil(-result);
+  }
+
+  /**
+   * The warm-up period.
+   *
+   * @return nanoseconds; 0 for none
+   */
+  public long warmUpNanos() {
+    return warmUp == null ? 0 : warmUp.warmUpNanos;
   }
 
   /**
