@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.core.LimitRules;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
@@ -107,6 +108,11 @@ final class AnnotationBinder {
               + keyIndex
               + ", "
               + KeyTypes.identityProblem(method.parameterTypes[keyIndex]));
+    }
+    String warmKeyed = LimitRules.warmUpWithKey(read.spec.warmUpMillis(), keyIndex >= 0);
+    if (warmKeyed != null) {
+      methodProblems.add(
+          "warmUpMillis " + warmKeyed + " (@LimitKey is on parameter " + keyIndex + ")");
     }
     FallbackResolver.Fallback fallback =
         FallbackResolver.resolve(type, method, read.fallback, origin, methodProblems);
