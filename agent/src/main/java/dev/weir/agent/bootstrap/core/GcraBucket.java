@@ -91,6 +91,11 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *
  * <p>Thread-safe and lock-free. Configuration is final; a live change builds a new bucket ({@link
  * #reshaped}) and moves the state into it ({@link #takeOver}), retiring the old one.
+ *
+ * <p><b>Warm-up.</b> A token bucket with {@code warmUpMillis} keeps a cold zone above its capacity
+ * in a second word ({@link WarmUp}, which says why one word cannot hold it): a call on the cold
+ * zone moves {@code fullAt} by its warm-up cost instead of {@code n * T} (I2 holds once warm) and
+ * admits at most one call at once (I3 with capacity 1 while cold); I1, I4 and I5 hold as they are.
  */
 public final class GcraBucket extends BucketState {
 
@@ -480,7 +485,12 @@ public final class GcraBucket extends BucketState {
         if (ahead <= WRAPPED) {
           // beyond the margin: the clock went back (resetAfterClockStep decides, on a new
           // reading); within it: the bucket is just fuller than any call can use
-          return ahead > clockBackLimit ? CLOCK_STEPPED_BACK : limited(ahead + cost);
+          return ahead > clockBackLimit
+              ? CLOCK_STEPPED_BACK
+              : limited(
+                  warm == null
+                      ? ahead + cost
+                      : warm.retryNeeded(cold, current, ahead, permits, cost));
         }
         ahead = warm == null ? 0 : -WRAPPED; // idle so long that the tick difference wrapped: full
       }
@@ -702,6 +712,9 @@ public final class GcraBucket extends BucketState {
    * @return true if the slot went back
    */
   public boolean giveBack(BucketState state, long slotEnd, long slotStart) {
+    if (state == this && warmUp != null) {
+      return false; // a cold slot cost more than slotStart tells: kept (less admitted, never more)
+    }
     // as acquire wrote them
     return FULL_AT.compareAndSet(state, live(slotEnd), live(slotStart));
   }
@@ -717,6 +730,9 @@ public final class GcraBucket extends BucketState {
    * @return true if they went back
    */
   public boolean refund(BucketState state, long permits) {
+    if (state == this && warmUp != null) {
+      return false; // as giveBack: a warm-up keeps what it charged
+    }
     long cost = cost(permits);
     for (; ; ) {
       long current = state.fullAt;

@@ -53,6 +53,11 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * {@code fullAt} moves on, so every reading is as cold as the truth or colder: a race can make a
  * call pay more (the warm-up slows under contention), never less. No lock, no allocation.
  *
+ * <p><b>Give-backs.</b> The permits of an interrupted waiter or of a call another limit refused are
+ * not given back to a bucket with a warm-up ({@link GcraBucket#giveBack}, {@link GcraBucket#refund}
+ * answer false): its slot cost a warm-up charge that {@code fullAt} alone cannot tell, so it is
+ * kept, which can only admit less.
+ *
  * <h2>Invariants</h2>
  *
  * <ol>

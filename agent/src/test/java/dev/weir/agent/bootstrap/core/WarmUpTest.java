@@ -215,6 +215,16 @@ public class WarmUpTest {
   }
 
   @Test
+  void permitsAreNotGivenBackToAWarmingBucket() {
+    GcraBucket b = bucket(2, 4, true, 4000);
+    long wait = b.acquire(T0, 1, false);
+    assertEquals(1375 * MS, b.toNanosCeil(wait));
+    assertEquals(false, b.giveBack(T0, wait, 1), "kept: less admitted, never more");
+    assertEquals(false, b.refund(b, 1));
+    assertEquals(1125 * MS, b.probeRetryAfterNanos(T0 + 1375 * MS, 1));
+  }
+
+  @Test
   void extremesStayBounded() {
     double[] rates = {1.0 / 3600, 1, 3e8, 1e9};
     long[] warmUps = {1, 4000, LimitRules.MAX_WARM_UP_MILLIS};
