@@ -102,6 +102,21 @@ public @interface TokenBucket {
   long maxWaitMillis() default 1000;
 
   /**
+   * The warm-up period, in milliseconds: 0 (the default) for none, otherwise from 1 to 86,400,000
+   * (one day). A limiter with a warm-up starts cold, and is cold again after idling: a cold limiter
+   * releases no burst and admits at first at about a third of {@link #rate()}; the interval between
+   * admissions falls linearly with the permits taken, to {@code 1 / rate} after about {@code
+   * warmUpMillis} of full use, when the bucket is the token bucket it is without a warm-up (bursts
+   * up to {@link #capacity()}). This is Guava's {@code RateLimiter.create(rate, warmupPeriod)}
+   * (cold factor 3) without its "pay later": a cold call waits (or is limited) for its own
+   * interval, not the one before it. Not supported with a {@link LimitKey} yet (the method fails
+   * closed).
+   *
+   * @return milliseconds, {@code 0..86400000}; 0 for no warm-up
+   */
+  long warmUpMillis() default 0;
+
+  /**
    * A method of the same class called instead of throwing when the call is limited: same parameters
    * (optionally followed by a {@link RateLimitedException}, which then carries the retry-after and,
    * for an interrupted waiter, the {@link InterruptedException} as its cause) and same return type;

@@ -44,7 +44,7 @@ class ConfigValidationIT {
     },
     {
       "    tokenBucket: { rate: 1, mode: SHAPING }",
-      "3: limits[0].tokenBucket.mode is not a known key (known: rate, per, capacity, permits)"
+      "3: limits[0].tokenBucket.mode is not a known key (known: rate, per, capacity, permits, warmUpMillis)"
     },
     {
       "    leakyBucket: { rate: 1, mode: SIDEWAYS }",
@@ -161,7 +161,7 @@ class ConfigValidationIT {
     {
       "    tokenBucket: [1, 2]",
       "3: limits[0].tokenBucket must be a map of keys (rate, per,"
-          + " capacity, permits), was a list"
+          + " capacity, permits, warmUpMillis), was a list"
     },
   };
 

@@ -41,7 +41,7 @@ final class EntryReader {
           "onBackendFailure",
           "dryRun");
   private static final List<String> TOKEN_KEYS =
-      Arrays.asList("rate", "per", "capacity", "permits");
+      Arrays.asList("rate", "per", "capacity", "permits", "warmUpMillis");
   private static final List<String> LEAKY_KEYS = Arrays.asList("rate", "per", "capacity", "mode");
   private static final List<String> HTTP_ENTRY = Arrays.asList("paths", "methods");
   private static final List<String> HTTP_METHODS =
@@ -207,7 +207,28 @@ final class EntryReader {
     }
     Double rate = rate(token != null ? token : leaky, bucket, bucketPath, spec);
     capacityAndPermits(bucket, bucketPath, rate, spec);
+    warmUp(bucket.get("warmUpMillis"), bucketPath + ".warmUpMillis", entry.get("key"), spec);
     return spec;
+  }
+
+  /**
+   * A token bucket's {@code warmUpMillis}, set on the spec when valid: an integer from 0 to a day,
+   * and not with a {@code key} (per-key buckets do not warm up yet).
+   */
+  private void warmUp(Node node, String path, Node key, LimitSpec.Builder spec) {
+    Long value = fields.rule(node, path, 0);
+    if (value == null) {
+      return;
+    }
+    String broken = LimitRules.warmUpMillis(value, YamlFields.text(node));
+    if (broken == null) {
+      broken = LimitRules.warmUpWithKey(value, key != null);
+    }
+    if (broken != null) {
+      fields.error(node, path + " " + broken);
+    } else {
+      spec.warmUpMillis(value);
+    }
   }
 
   /**

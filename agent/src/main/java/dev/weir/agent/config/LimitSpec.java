@@ -31,6 +31,7 @@ public final class LimitSpec {
   private final int permits;
   private final boolean waitOnLimit;
   private final long maxWaitMillis;
+  private final long warmUpMillis;
 
   private LimitSpec(Builder b) {
     this.name = b.name;
@@ -41,6 +42,7 @@ public final class LimitSpec {
     this.permits = b.permits;
     this.waitOnLimit = b.waitOnLimit;
     this.maxWaitMillis = b.maxWaitMillis;
+    this.warmUpMillis = b.warmUpMillis;
   }
 
   /**
@@ -72,7 +74,15 @@ public final class LimitSpec {
   public GcraBucket bucket(long nowNanos) {
     long maxWaitNanos =
         maxWaitMillis >= Long.MAX_VALUE / 1_000_000L ? Long.MAX_VALUE : maxWaitMillis * 1_000_000L;
-    return GcraBucket.create(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos);
+    return GcraBucket.create(
+        discipline,
+        rate,
+        per,
+        capacity,
+        waitOnLimit,
+        maxWaitNanos,
+        warmUpMillis * 1_000_000L,
+        nowNanos);
   }
 
   /**
@@ -147,6 +157,15 @@ public final class LimitSpec {
     return maxWaitMillis;
   }
 
+  /**
+   * The warm-up period of a token bucket.
+   *
+   * @return milliseconds, {@code 0..LimitRules.MAX_WARM_UP_MILLIS}; 0 for none
+   */
+  public long warmUpMillis() {
+    return warmUpMillis;
+  }
+
   /** Collects a spec's values and the problems with them. Not thread-safe. */
   public static final class Builder {
     private final Discipline discipline;
@@ -159,6 +178,7 @@ public final class LimitSpec {
     private int permits = 1;
     private boolean waitOnLimit;
     private long maxWaitMillis;
+    private long warmUpMillis;
 
     private Builder(Discipline discipline) {
       this.discipline = discipline;
@@ -257,6 +277,31 @@ public final class LimitSpec {
         problems.add("maxWaitMillis " + broken);
       }
       return this;
+    }
+
+    /**
+     * Sets the warm-up period of a token bucket.
+     *
+     * @param value milliseconds, {@code 0..LimitRules.MAX_WARM_UP_MILLIS}
+     * @return this builder
+     */
+    public Builder warmUpMillis(long value) {
+      String broken = LimitRules.warmUpMillis(value, String.valueOf(value));
+      if (broken != null) {
+        problems.add("warmUpMillis " + broken);
+      } else {
+        this.warmUpMillis = value;
+      }
+      return this;
+    }
+
+    /**
+     * The warm-up set so far (a valid one).
+     *
+     * @return milliseconds; 0 for none
+     */
+    public long warmUpMillis() {
+      return warmUpMillis;
     }
 
     /**

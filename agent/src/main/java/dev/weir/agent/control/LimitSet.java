@@ -178,14 +178,14 @@ public final class LimitSet {
 
   /**
    * Applies a new version of the file, validated whole by the caller ({@link #reloadErrors}
-   * included): an entry whose kind, mode, permits, {@code onLimit}, {@code maxWaitMillis}, key,
-   * scope and patterns stayed keeps its limiter, with a live change of rate, capacity and dry run;
-   * any other entry gets a new limiter in place of the old (state as a new one's); entries removed
-   * stop limiting once their classes are woven again. The calls of annotated limiters of an entry's
-   * name go to the entry's limiter (an override), at once; when the entry goes, they go back to
-   * their own. Backend settings alike keep the connection and the cluster limits; other settings
-   * replace every cluster limit (their buckets are elsewhere now), and the caller closes the old
-   * connection once {@code next} is installed.
+   * included): an entry whose kind, mode, permits, {@code onLimit}, {@code maxWaitMillis}, {@code
+   * warmUpMillis}, key, scope and patterns stayed keeps its limiter, with a live change of rate,
+   * capacity and dry run; any other entry gets a new limiter in place of the old (state as a new
+   * one's); entries removed stop limiting once their classes are woven again. The calls of
+   * annotated limiters of an entry's name go to the entry's limiter (an override), at once; when
+   * the entry goes, they go back to their own. Backend settings alike keep the connection and the
+   * cluster limits; other settings replace every cluster limit (their buckets are elsewhere now),
+   * and the caller closes the old connection once {@code next} is installed.
    *
    * @param limits the new file's limits
    * @param clock the time source of new limiters
@@ -297,6 +297,7 @@ public final class LimitSet {
         && x.permits() == y.permits()
         && x.waitOnLimit() == y.waitOnLimit()
         && x.maxWaitMillis() == y.maxWaitMillis()
+        && x.warmUpMillis() == y.warmUpMillis()
         && a.keyIndex() == b.keyIndex()
         && a.patterns().toString().equals(b.patterns().toString())
         && a.paths().toString().equals(b.paths().toString())

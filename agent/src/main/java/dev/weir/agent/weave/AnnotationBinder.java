@@ -1,6 +1,7 @@
 package dev.weir.agent.weave;
 
 import dev.weir.agent.bootstrap.AgentLog;
+import dev.weir.agent.bootstrap.core.LimitRules;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
@@ -111,6 +112,19 @@ final class AnnotationBinder {
               + keyIndex
               + ", "
               + KeyTypes.identityProblem(method.parameterTypes[keyIndex]));
+    }
+    for (AnnotationReader.Reading read : reads) {
+      String warmKeyed = LimitRules.warmUpWithKey(read.spec.warmUpMillis(), keyIndex >= 0);
+      if (warmKeyed != null) {
+        methodProblems.add(
+            "warmUpMillis " + warmKeyed + " (@LimitKey is on parameter " + keyIndex + ")");
+      }
+      if (read.spec.warmUpMillis() > 0 && reads.size() > 1) {
+        methodProblems.add(
+            "warmUpMillis is not supported on a method with several limits yet ('"
+                + read.name
+                + "')");
+      }
     }
     String fallbackName = fallbackOf(reads, methodProblems);
     FallbackResolver.Fallback fallback =

@@ -205,6 +205,7 @@ final class AnnotationReader {
     LimitSpec.Builder spec = LimitSpec.builder(Discipline.TOKEN_BUCKET);
     readShared(a, TOKEN_BUCKET_DEFAULTS, spec);
     spec.permits(value(a, TOKEN_BUCKET_DEFAULTS, "permits", Integer.class));
+    spec.warmUpMillis(value(a, TOKEN_BUCKET_DEFAULTS, "warmUpMillis", Long.class));
     return spec;
   }
 

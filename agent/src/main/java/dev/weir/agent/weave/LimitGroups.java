@@ -1,6 +1,8 @@
 package dev.weir.agent.weave;
 
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.bootstrap.limit.LimitGroup;
+import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import java.util.List;
 
@@ -39,6 +41,19 @@ final class LimitGroups {
       Binding b = members.get(i);
       if (b.refused) {
         return b;
+      }
+      Limiter limiter = LimiterRegistry.limiter(b.id);
+      if (limiter instanceof BucketLimiter
+          && ((BucketLimiter) limiter).bucket().warmUpNanos() > 0) {
+        return Binding.refuse(
+            b.name,
+            origin,
+            "cannot limit "
+                + origin
+                + ": '"
+                + b.name
+                + "' has warmUpMillis, which a method with several limits does not support yet",
+            loader);
       }
       if (b.keyIndex >= 0 && keyedBy != null && keyedBy.keyIndex != b.keyIndex) {
         return Binding.refuse(

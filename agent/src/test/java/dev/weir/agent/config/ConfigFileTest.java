@@ -91,7 +91,7 @@ class ConfigFileTest {
                 + " was 'com.example.Sink'",
             "weir.yaml:4: limits[0].tokenBucket.rate must be > 0 and finite, was -3",
             "weir.yaml:6: limits[1].tokenBucket.colour is not a known key (known: rate, per,"
-                + " capacity, permits)",
+                + " capacity, permits, warmUpMillis)",
             "weir.yaml:6: limits[1].tokenBucket.permits must be between 1 and the capacity (5),"
                 + " was 6",
             "weir.yaml:7: limits[1].onLimit must be one of REJECT, WAIT, was LATER",
@@ -658,5 +658,69 @@ class ConfigFileTest {
               .errors();
       assertEquals(List.of(c).subList(1, c.length), errors, c[0]);
     }
+  }
+
+  @Test
+  void warmUpMillisIsReadAndItsMistakesSayWhere() {
+    ConfigFile ok =
+        ConfigFile.parse(
+            "weir.yaml",
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: cold",
+                "    methods: \"x.Y#z\"",
+                "    tokenBucket: { rate: 2, capacity: 4, warmUpMillis: 4000 }",
+                "  - name: plain",
+                "    methods: \"x.Y#w\"",
+                "    tokenBucket: { rate: 2 }",
+                ""));
+    assertEquals(List.of(), ok.errors());
+    assertEquals(4000, ok.limits().get(0).spec().warmUpMillis());
+    assertEquals(4000_000_000L, ok.limits().get(0).spec().bucket(0).warmUpNanos());
+    assertEquals(0, ok.limits().get(1).spec().warmUpMillis(), "0 unless given");
+
+    ConfigFile bad =
+        ConfigFile.parse(
+            "weir.yaml",
+            String.join(
+                "\n",
+                "backend: redis://127.0.0.1:6379",
+                "limits:",
+                "  - name: a",
+                "    methods: \"x.Y#a\"",
+                "    tokenBucket: { rate: 2, warmUpMillis: -1 }",
+                "  - name: b",
+                "    methods: \"x.Y#b\"",
+                "    tokenBucket: { rate: 2, warmUpMillis: 1.5 }",
+                "  - name: c",
+                "    methods: \"x.Y#c\"",
+                "    tokenBucket: { rate: 2, warmUpMillis: 86400001 }",
+                "  - name: d",
+                "    methods: \"x.Y#d\"",
+                "    tokenBucket: { rate: 2, warmUpMillis: 100 }",
+                "    key: 0",
+                "  - name: e",
+                "    methods: \"x.Y#e\"",
+                "    tokenBucket: { rate: 2, warmUpMillis: 100 }",
+                "    scope: cluster",
+                "  - name: f",
+                "    methods: \"x.Y#f\"",
+                "    leakyBucket: { rate: 2, warmUpMillis: 100 }",
+                ""));
+    assertEquals(
+        List.of(
+            "weir.yaml:5: limits[0].tokenBucket.warmUpMillis must be between 0 and 86400000 (one"
+                + " day), was -1",
+            "weir.yaml:8: limits[1].tokenBucket.warmUpMillis must be a whole number >= 0, was 1.5",
+            "weir.yaml:11: limits[2].tokenBucket.warmUpMillis must be between 0 and 86400000 (one"
+                + " day), was 86400001",
+            "weir.yaml:14: limits[3].tokenBucket.warmUpMillis is not supported with a key yet"
+                + " (per-key buckets do not warm up), was 100",
+            "weir.yaml:19: limits[4].scope cluster cannot hold this limit: warmUpMillis is not"
+                + " supported with scope: cluster yet",
+            "weir.yaml:22: limits[5].leakyBucket.warmUpMillis is not a known key (known: rate, per,"
+                + " capacity, mode)"),
+        bad.errors());
   }
 }

@@ -346,4 +346,42 @@ class ConfigLimitsTest {
       out.next.backend().close();
     }
   }
+
+  @Test
+  void aReloadThatChangesWarmUpMillisReplacesTheLimiter() {
+    FakeClock clock = new FakeClock(0);
+    LimitSet config = LimitSet.register(warmFile(2, 4000).limits(), clock, null);
+    LimitSet.Reload faster = config.reload(warmFile(4, 4000).limits(), clock, null);
+    assertEquals(
+        List.of(
+            "'warm' changed: token bucket 4.0/SECONDS capacity 4 permits 1 WAIT maxWait 1000 ms warmUp 4000 ms"),
+        faster.changes);
+    LimitSet.Reload colder = faster.next.reload(warmFile(4, 2000).limits(), clock, null);
+    assertEquals(
+        List.of(
+            "'warm' replaced: token bucket 4.0/SECONDS capacity 4 permits 1 WAIT maxWait 1000 ms warmUp 2000 ms"),
+        colder.changes);
+    LimitSet.Reload none = colder.next.reload(warmFile(4, 0).limits(), clock, null);
+    assertEquals(
+        List.of(
+            "'warm' replaced: token bucket 4.0/SECONDS capacity 4 permits 1 WAIT maxWait 1000 ms"),
+        none.changes);
+  }
+
+  private static ConfigFile warmFile(int rate, int warmUpMillis) {
+    ConfigFile file =
+        ConfigFile.parse(
+            "test.yaml",
+            "limits:\n"
+                + "  - name: warm\n"
+                + "    methods: \"q.Warm#get\"\n"
+                + "    tokenBucket: { rate: "
+                + rate
+                + ", capacity: 4, warmUpMillis: "
+                + warmUpMillis
+                + " }\n"
+                + "    onLimit: WAIT\n");
+    assertTrue(file.errors().isEmpty(), file.errors().toString());
+    return file;
+  }
 }

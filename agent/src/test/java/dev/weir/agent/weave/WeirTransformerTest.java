@@ -126,6 +126,31 @@ class WeirTransformerTest {
   }
 
   @Test
+  void warmUpMillisIsWovenFromTheAnnotation() throws Exception {
+    Method warm = woven.getMethod("warm");
+    // a new cold limiter's first call is limited for its own interval (Guava's first permit, 8->7
+    // of rate 2/s, warm-up 4 s: 1.375 s), then the next one's (1.125 s)
+    assertEquals(1_375_000_000L, limitedBy(() -> warm.invoke(null)).retryAfterNanos());
+    clock.advance(1_375_000_000L);
+    warm.invoke(null);
+    assertEquals(1_125_000_000L, limitedBy(() -> warm.invoke(null)).retryAfterNanos());
+    assertEquals(1, bodyRuns());
+    java.util.List<Integer> ids = LimiterRegistry.idsNamed(FIXTURE + "#warm");
+    assertTrue(
+        LimiterRegistry.limiter(ids.get(ids.size() - 1)).settings().endsWith(" warmUp 4000 ms"));
+
+    Method keyed = woven.getMethod("warmKeyed", String.class);
+    InvocationTargetException e =
+        assertThrows(InvocationTargetException.class, () -> keyed.invoke(null, "acme"));
+    assertEquals(
+        "invalid @TokenBucket on "
+            + FIXTURE
+            + "#warmKeyed(java.lang.String): warmUpMillis is not supported with a key yet (per-key"
+            + " buckets do not warm up), was 100 (@LimitKey is on parameter 0)",
+        e.getCause().getMessage());
+  }
+
+  @Test
   void anAttributeOfAnotherTypeIsRefusedWithItsValue() throws Exception {
     // a class compiled against another version of the annotation: rate written as an int, per as
     // a string; each method is refused, naming the attribute and the value

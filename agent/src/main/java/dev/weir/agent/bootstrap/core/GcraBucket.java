@@ -1,6 +1,5 @@
 package dev.weir.agent.bootstrap.core;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
@@ -91,6 +90,11 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *
  * <p>Thread-safe and lock-free. Configuration is final; a live change builds a new bucket ({@link
  * #reshaped}) and moves the state into it ({@link #takeOver}), retiring the old one.
+ *
+ * <p><b>Warm-up.</b> A token bucket with {@code warmUpMillis} keeps a cold zone above its capacity
+ * in a second word ({@link WarmUp}, which says why one word cannot hold it): a call on the cold
+ * zone moves {@code fullAt} by its warm-up cost instead of {@code n * T} (I2 holds once warm) and
+ * admits at most one call at once (I3 with capacity 1 while cold); I1, I4 and I5 hold as they are.
  */
 public final class GcraBucket extends BucketState {
 
@@ -134,9 +138,6 @@ public final class GcraBucket extends BucketState {
   private static final AtomicLongFieldUpdater<BucketState> FULL_AT =
       AtomicLongFieldUpdater.newUpdater(BucketState.class, "fullAt");
 
-  private static final BigInteger MAX_TPN = BigInteger.valueOf(MAX_TICKS_PER_NANO);
-  private static final BigInteger TWO_POW_32 = BigInteger.ONE.shiftLeft(32);
-
   private final Discipline discipline;
   private final double rate;
   private final TimeUnit per;
@@ -171,6 +172,9 @@ public final class GcraBucket extends BucketState {
   /** A fresh reading that puts fullAt further ahead than this means the clock stepped back. */
   private final long clockBackLimit;
 
+  /** The warm-up of a token bucket's keyless state ({@code warmUpMillis}); null for none. */
+  private final WarmUp warmUp;
+
   private GcraBucket(
       Discipline discipline,
       double rate,
@@ -179,7 +183,8 @@ public final class GcraBucket extends BucketState {
       boolean waitOnLimit,
       long maxWaitNanos,
       long nowNanos,
-      long backlogTicks) {
+      long backlogTicks,
+      long warmUpNanos) {
     this.discipline = discipline;
     this.rate = rate;
     this.per = per;
@@ -208,6 +213,10 @@ public final class GcraBucket extends BucketState {
         Math.max(admitLimit, backlogTicks)
             + Math.max(admitLimit, cap(1_000_000_000L * ticksPerNano));
     this.fullAt = nowNanos * ticksPerNano; // full (a leaky bucket: empty) at creation
+    this.warmUp =
+        warmUpNanos > 0 && discipline == Discipline.TOKEN_BUCKET
+            ? new WarmUp(warmUpNanos, ticksPerNano, interval, burst, fullAt)
+            : null;
   }
 
   /**
@@ -233,8 +242,29 @@ public final class GcraBucket extends BucketState {
       boolean waitOnLimit,
       long maxWaitNanos,
       long nowNanos) {
-    if (discipline == null || per == null) {
-      throw new IllegalArgumentException("discipline and per are required");
+    return create(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, 0, nowNanos);
+  }
+
+  /**
+   * As {@link #create(Discipline, double, TimeUnit, long, boolean, long, long)}, with a warm-up
+   * ({@link WarmUp}): a token bucket with {@code warmUpNanos > 0} starts cold.
+   *
+   * @param warmUpNanos the warm-up period in nanoseconds, {@code >= 0}; 0 for none (ignored by a
+   *     leaky bucket)
+   * @return a new bucket
+   * @throws IllegalArgumentException if a value is out of range
+   */
+  public static GcraBucket create(
+      Discipline discipline,
+      double rate,
+      TimeUnit per,
+      long capacity,
+      boolean waitOnLimit,
+      long maxWaitNanos,
+      long warmUpNanos,
+      long nowNanos) {
+    if (discipline == null || per == null || warmUpNanos < 0) {
+      throw new IllegalArgumentException("discipline and per are required, warmUpNanos >= 0");
     }
     // the rules of LimitRules; the rate's with no unit, as a bucket takes any rate its exact
     // arithmetic can hold (one too small per second is the callers' to refuse)
@@ -251,7 +281,8 @@ public final class GcraBucket extends BucketState {
     if (broken != null) {
       throw new IllegalArgumentException("maxWaitNanos " + broken);
     }
-    return new GcraBucket(discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos, 0);
+    return new GcraBucket(
+        discipline, rate, per, capacity, waitOnLimit, maxWaitNanos, nowNanos, 0, warmUpNanos);
   }
 
   /**
@@ -268,11 +299,12 @@ public final class GcraBucket extends BucketState {
    * @throws IllegalArgumentException if a value is out of range
    */
   public GcraBucket reshaped(double newRate, TimeUnit newPer, long newCapacity) {
+    long warm = warmUpNanos();
     GcraBucket shape =
-        create(discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, 0);
+        create(discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, warm, 0);
     long backlog = shape.aheadAfterChange(this, admitLimit);
     return new GcraBucket(
-        discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, 0, backlog);
+        discipline, newRate, newPer, newCapacity, waitOnLimit, maxWaitNanos, 0, backlog, warm);
   }
 
   /**
@@ -285,7 +317,9 @@ public final class GcraBucket extends BucketState {
    * @param nowNanos the instant of the change
    */
   public void takeOver(GcraBucket next, long nowNanos) {
-    next.fullAt = next.converted(this, claim(this), nowNanos);
+    long value = claim(this);
+    next.fullAt = next.converted(this, value, nowNanos);
+    next.carryWarmUp(this, value, nowNanos);
   }
 
   /**
@@ -300,6 +334,15 @@ public final class GcraBucket extends BucketState {
     long value = from.fullAt;
     if (value != RETIRED) {
       fullAt = converted(from, value, nowNanos);
+      carryWarmUp(from, value, nowNanos);
+    }
+  }
+
+  /** The cold level of {@code from}'s keyless state, carried into this bucket's (see WarmUp). */
+  private void carryWarmUp(GcraBucket from, long value, long nowNanos) {
+    if (warmUp != null && from.warmUp != null && value != RETIRED) {
+      warmUp.carry(
+          from.warmUp, value, nowNanos * from.ticksPerNano, fullAt, nowNanos * ticksPerNano);
     }
   }
 
@@ -423,7 +466,9 @@ public final class GcraBucket extends BucketState {
     }
     long now = nowNanos * ticksPerNano;
     long cost = cost(permits);
+    WarmUp warm = state == this ? warmUp : null; // per-key states do not warm up
     for (; ; ) {
+      long cold = warm == null ? 0 : warm.coldAt; // before fullAt (see WarmUp, races)
       long current = state.fullAt;
       if (current == RETIRED) {
         return STATE_RETIRED;
@@ -436,16 +481,28 @@ public final class GcraBucket extends BucketState {
         if (ahead <= WRAPPED) {
           // beyond the margin: the clock went back (resetAfterClockStep decides, on a new
           // reading); within it: the bucket is just fuller than any call can use
-          return ahead > clockBackLimit ? CLOCK_STEPPED_BACK : limited(ahead + cost);
+          return ahead > clockBackLimit
+              ? CLOCK_STEPPED_BACK
+              : limited(
+                  warm == null
+                      ? ahead + cost
+                      : warm.retryNeeded(cold, current, ahead, permits, cost));
         }
-        ahead = 0; // idle so long that the tick difference wrapped: full
+        ahead = warm == null ? 0 : -WRAPPED; // idle so long that the tick difference wrapped: full
       }
-      long needed = (ahead > 0 ? ahead : 0) + cost;
+      long needed =
+          warm == null
+              ? (ahead > 0 ? ahead : 0) + cost
+              : warm.needed(cold, current, ahead, permits, cost);
       if (needed > admitLimit) {
-        return limited(needed);
+        return limited(
+            warm == null ? needed : warm.retryNeeded(cold, current, ahead, permits, cost));
       }
       long next = live(now + needed);
       if (FULL_AT.compareAndSet(state, current, next)) {
+        if (warm != null) {
+          warm.admitted(cold, current, ahead, cost, next);
+        }
         long wait = needed - freeLimit;
         return wait > 0 ? wait : 0;
       }
@@ -586,9 +643,15 @@ public final class GcraBucket extends BucketState {
     if (current == RETIRED) {
       return false;
     }
-    return ahead > clockBackLimit
+    if (ahead > clockBackLimit
         && ahead <= WRAPPED
-        && FULL_AT.compareAndSet(state, current, live(now + emptyAhead));
+        && FULL_AT.compareAndSet(state, current, live(now + emptyAhead))) {
+      if (state == this && warmUp != null) {
+        warmUp.reset(live(now + emptyAhead)); // cold again: no warmth is trusted across a step
+      }
+      return true;
+    }
+    return false;
   }
 
   private long limited(long needed) {
@@ -645,6 +708,9 @@ public final class GcraBucket extends BucketState {
    * @return true if the slot went back
    */
   public boolean giveBack(BucketState state, long slotEnd, long slotStart) {
+    if (state == this && warmUp != null) {
+      return false; // a cold slot cost more than slotStart tells: kept (less admitted, never more)
+    }
     // as acquire wrote them
     return FULL_AT.compareAndSet(state, live(slotEnd), live(slotStart));
   }
@@ -660,6 +726,9 @@ public final class GcraBucket extends BucketState {
    * @return true if they went back
    */
   public boolean refund(BucketState state, long permits) {
+    if (state == this && warmUp != null) {
+      return false; // as giveBack: a warm-up keeps what it charged
+    }
     long cost = cost(permits);
     for (; ; ) {
       long current = state.fullAt;
@@ -720,8 +789,16 @@ public final class GcraBucket extends BucketState {
     if (permits > capacity) {
       return Long.MAX_VALUE;
     }
+    WarmUp warm = state == this ? warmUp : null;
+    long cold = warm == null ? 0 : warm.coldAt;
     long current = state.fullAt;
     long ahead = current == RETIRED ? 0 : current - nowNanos * ticksPerNano;
+    if (warm != null && current != RETIRED) {
+      long needed =
+          warm.retryNeeded(
+              cold, current, ahead > WRAPPED ? -WRAPPED : ahead, permits, cost(permits));
+      return needed <= retryBase ? 0 : retryAfterNanos(limited(needed));
+    }
     if (ahead < 0 || ahead > WRAPPED) {
       ahead = 0;
     }
@@ -762,6 +839,9 @@ public final class GcraBucket extends BucketState {
    * @return null if exact; otherwise what is too long, in words
    */
   public String sharedProblem(long permits) {
+    if (warmUp != null) {
+      return "warmUpMillis is not supported with scope: cluster yet";
+    }
     long limit = 1L << 52;
     long[] ticks = {cost(permits), admitLimit, burst};
     for (long t : ticks) {
@@ -798,14 +878,13 @@ public final class GcraBucket extends BucketState {
    * @return permits, {@code 0..capacity}
    */
   public long availablePermits(long nowNanos) {
-    long ahead = fullAt - nowNanos * ticksPerNano;
-    if (ahead <= 0 || ahead > WRAPPED) {
-      return capacity;
-    }
-    if (ahead >= burst) {
-      return 0;
-    }
-    return Math.min(capacity, (burst - ahead) / interval);
+    long cold = warmUp == null ? 0 : warmUp.coldAt;
+    long current = fullAt;
+    long ahead = current - nowNanos * ticksPerNano;
+    long tokens = availablePermitsAhead(ahead > WRAPPED ? 0 : ahead);
+    return warmUp == null || current == RETIRED
+        ? tokens
+        : warmUp.availablePermits(cold, current, ahead > WRAPPED ? -WRAPPED : ahead, tokens);
   }
 
   /**
@@ -840,6 +919,15 @@ public final class GcraBucket extends BucketState {
    */
   public long retryAfterNanos(long result) {
     return result == NEVER ? Long.MAX_VALUE : toNanosCeil(-result);
+  }
+
+  /**
+   * The warm-up period.
+   *
+   * @return nanoseconds; 0 for none
+   */
+  public long warmUpNanos() {
+    return warmUp == null ? 0 : warmUp.warmUpNanos;
   }
 
   /**
@@ -909,47 +997,9 @@ public final class GcraBucket extends BucketState {
     return permits <= exactPermits ? permits * interval : NEVER_TICKS;
   }
 
-  /**
-   * The emission interval {@code per / rate} as a whole number of ticks of {@code 1/ticksPerNano}
-   * ns. The rate is read as the decimal it prints as ({@code 0.1}, not the binary fraction nearest
-   * to it), which is what its author wrote.
-   *
-   * @return {@code {ticksPerNano, intervalTicks}}, interval in {@code 1..NEVER_TICKS}
-   */
+  /** {@link EmissionInterval#of}, where the tests of the bucket look for it. */
   static long[] emissionInterval(double rate, TimeUnit per) {
-    BigDecimal decimal = new BigDecimal(Double.toString(rate));
-    BigInteger numerator = BigInteger.valueOf(per.toNanos(1));
-    BigInteger denominator = decimal.unscaledValue();
-    if (decimal.scale() >= 0) {
-      numerator = numerator.multiply(BigInteger.TEN.pow(decimal.scale()));
-    } else {
-      denominator = denominator.multiply(BigInteger.TEN.pow(-decimal.scale()));
-    }
-    BigInteger gcd = numerator.gcd(denominator);
-    numerator = numerator.divide(gcd);
-    denominator = denominator.divide(gcd);
-
-    long ticksPerNano;
-    BigInteger ticks;
-    if (denominator.compareTo(MAX_TPN) <= 0) {
-      ticksPerNano = denominator.longValue(); // exact
-      ticks = numerator;
-    } else {
-      ticksPerNano = 1;
-      while (ticksPerNano < MAX_TICKS_PER_NANO
-          && numerator
-                  .multiply(BigInteger.valueOf(ticksPerNano))
-                  .compareTo(denominator.multiply(TWO_POW_32))
-              < 0) {
-        ticksPerNano <<= 1;
-      }
-      BigInteger[] qr =
-          numerator.multiply(BigInteger.valueOf(ticksPerNano)).divideAndRemainder(denominator);
-      ticks = qr[1].signum() == 0 ? qr[0] : qr[0].add(BigInteger.ONE); // round against the caller
-    }
-    long interval =
-        ticks.compareTo(BigInteger.valueOf(NEVER_TICKS)) >= 0 ? NEVER_TICKS : ticks.longValue();
-    return new long[] {ticksPerNano, Math.max(1, interval)};
+    return EmissionInterval.of(rate, per);
   }
 
   private static long cap(long ticks) {
@@ -988,43 +1038,13 @@ public final class GcraBucket extends BucketState {
     return FULL_AT.compareAndSet(state, expected, live(next));
   }
 
-  /**
-   * What {@link #acquire} would decide for {@code permits} permits at {@code nowNanos}, without
-   * taking anything: the first phase of a call with several limits ({@link JointCharge}). Never
-   * blocks.
-   *
-   * @param state the state
-   * @param nowNanos the clock's reading
-   * @param permits permits to take, {@code >= 1}
-   * @param freshClock as for {@link #acquire(BucketState, long, long, boolean)}
-   * @return {@code > 0}: how far ahead of now the call would put {@code fullAt}, in ticks (it is
-   *     admitted alone when this is at most {@link #admitLimitTicks()}; it waits for the part
-   *     beyond {@link #freeLimitTicks()}); {@link #NEVER}, {@link #STALE_CLOCK}, {@link
-   *     #CLOCK_STEPPED_BACK} or {@link #STATE_RETIRED} as {@link #acquire} answers them
-   */
-  public long plan(BucketState state, long nowNanos, long permits, boolean freshClock) {
-    long cost = cost(permits);
-    if (permits > capacity || interval == NEVER_TICKS) {
-      return NEVER;
-    }
-    long current = state.fullAt;
-    if (current == RETIRED) {
-      return STATE_RETIRED;
-    }
-    long ahead = current - nowNanos * ticksPerNano;
-    if (ahead > admitLimit) {
-      if (!freshClock) {
-        return STALE_CLOCK;
-      }
-      if (ahead <= WRAPPED) {
-        if (ahead > clockBackLimit) {
-          return CLOCK_STEPPED_BACK;
-        }
-        return cap(ahead + cost) >= NEVER_TICKS ? NEVER : ahead + cost;
-      }
-      ahead = 0;
-    }
-    long needed = (ahead > 0 ? ahead : 0) + cost;
-    return needed >= NEVER_TICKS ? NEVER : needed;
+  /** A fresh reading that puts fullAt further ahead than this means the clock stepped back. */
+  long clockBackLimitTicks() {
+    return clockBackLimit;
+  }
+
+  /** The emission interval in ticks. */
+  long intervalTicksOnly() {
+    return interval;
   }
 }

@@ -5,10 +5,10 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 /**
  * The charge of one call that several limits apply to, all or nothing (nginx's two-phase check of
  * several {@code limit_req}, lock-free): every limit is planned first without taking anything
- * ({@link GcraBucket#plan}), the call's one departure instant {@code D} is the latest that any of
- * them needs, and only when each admits a call departing at {@code D} is each charged at {@code D}
- * ({@link #chargeAt}). A charge that finds its state moved since the plan takes nothing, and the
- * charges made before it are undone ({@link #undo}); the caller plans again.
+ * ({@link #plan}), the call's one departure instant {@code D} is the latest that any of them needs,
+ * and only when each admits a call departing at {@code D} is each charged at {@code D} ({@link
+ * #chargeAt}). A charge that finds its state moved since the plan takes nothing, and the charges
+ * made before it are undone ({@link #undo}); the caller plans again.
  *
  * <h2>Charging at the departure</h2>
  *
@@ -82,10 +82,52 @@ public final class JointCharge {
   private JointCharge() {}
 
   /**
+   * What {@link GcraBucket#acquire} would decide for {@code permits} permits at {@code nowNanos},
+   * without taking anything: the first phase of a call with several limits ({@link JointCharge}).
+   * Never blocks.
+   *
+   * @param state the state
+   * @param nowNanos the clock's reading
+   * @param permits permits to take, {@code >= 1}
+   * @param freshClock as for {@link GcraBucket#acquire(BucketState, long, long, boolean)}
+   * @return {@code > 0}: how far ahead of now the call would put {@code fullAt}, in ticks (it is
+   *     admitted alone when this is at most the admit limit; it waits for the part beyond the free
+   *     limit); {@link GcraBucket#NEVER}, {@link GcraBucket#STALE_CLOCK}, {@link
+   *     GcraBucket#CLOCK_STEPPED_BACK} or {@link GcraBucket#STATE_RETIRED} as {@link
+   *     GcraBucket#acquire} answers them
+   */
+  public static long plan(BucketState state, long nowNanos, long permits, boolean freshClock) {
+    GcraBucket b = state.bucket;
+    long cost = b.costTicks(permits);
+    if (permits > b.capacity() || b.intervalTicksOnly() == GcraBucket.NEVER_TICKS) {
+      return GcraBucket.NEVER;
+    }
+    long current = state.fullAt;
+    if (current == GcraBucket.RETIRED) {
+      return GcraBucket.STATE_RETIRED;
+    }
+    long ahead = current - nowNanos * b.ticksPerNano();
+    if (ahead > b.admitLimitTicks()) {
+      if (!freshClock) {
+        return GcraBucket.STALE_CLOCK;
+      }
+      if (ahead <= GcraBucket.WRAPPED) {
+        if (ahead > b.clockBackLimitTicks()) {
+          return GcraBucket.CLOCK_STEPPED_BACK;
+        }
+        return ahead + cost >= GcraBucket.NEVER_TICKS ? GcraBucket.NEVER : ahead + cost;
+      }
+      ahead = 0;
+    }
+    long needed = (ahead > 0 ? ahead : 0) + cost;
+    return needed >= GcraBucket.NEVER_TICKS ? GcraBucket.NEVER : needed;
+  }
+
+  /**
    * The wait a plan means on this limit.
    *
    * @param bucket the state's bucket
-   * @param needed a positive answer of {@link GcraBucket#plan}
+   * @param needed a positive answer of {@link #plan}
    * @return nanoseconds, rounded up, {@code >= 0}
    */
   public static long waitNanos(GcraBucket bucket, long needed) {

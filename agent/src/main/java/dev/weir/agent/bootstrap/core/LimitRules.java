@@ -113,6 +113,35 @@ public final class LimitRules {
     return maxWaitMillis >= 0 ? null : "must be >= 0, was " + written;
   }
 
+  /** The longest warm-up: one day, in milliseconds. */
+  public static final long MAX_WARM_UP_MILLIS = 86_400_000L;
+
+  /**
+   * A token bucket's warm-up period: 0 (none) up to one day, in milliseconds.
+   *
+   * @param warmUpMillis milliseconds
+   * @param written the value as written, for the message
+   * @return null if valid, else the rule and the value
+   */
+  public static String warmUpMillis(long warmUpMillis, String written) {
+    return warmUpMillis >= 0 && warmUpMillis <= MAX_WARM_UP_MILLIS
+        ? null
+        : "must be between 0 and " + MAX_WARM_UP_MILLIS + " (one day), was " + written;
+  }
+
+  /**
+   * Why a limit with a warm-up cannot be keyed: per-key states do not warm up yet.
+   *
+   * @param warmUpMillis the warm-up, valid
+   * @param keyed whether the limit has a key
+   * @return null if they go together, else the rule
+   */
+  public static String warmUpWithKey(long warmUpMillis, boolean keyed) {
+    return warmUpMillis > 0 && keyed
+        ? "is not supported with a key yet (per-key buckets do not warm up), was " + warmUpMillis
+        : null;
+  }
+
   /**
    * The permits each call takes, where no capacity can be told (the rate is invalid): at least 1.
    *

@@ -557,7 +557,8 @@ public final class BucketLimiter extends Limiter {
     return a.discipline() == b.discipline()
         && permits == other.permits
         && a.waitOnLimit() == b.waitOnLimit()
-        && a.maxWaitNanos() == b.maxWaitNanos();
+        && a.maxWaitNanos() == b.maxWaitNanos()
+        && a.warmUpNanos() == b.warmUpNanos();
   }
 
   /**

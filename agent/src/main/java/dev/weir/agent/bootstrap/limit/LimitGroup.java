@@ -142,6 +142,14 @@ public final class LimitGroup extends Limiter {
       String k = keyed[i] ? (key == null ? "null" : key) : null;
       if (member instanceof BucketLimiter && isLocal((BucketLimiter) member)) {
         BucketLimiter b = (BucketLimiter) member;
+        if (b.bucket().warmUpNanos() > 0) { // an override may bring one: fail closed, loudly
+          throw new IllegalStateException(
+              "weir: '"
+                  + b.name()
+                  + "' has a warm-up, which a method with several limits ("
+                  + origin()
+                  + ") does not support yet; every call of it is refused");
+        }
         call.add(b, b.heldKey(k));
         continue;
       }
@@ -387,7 +395,7 @@ public final class LimitGroup extends Limiter {
           }
           states[i] = state;
         }
-        long needed = state.bucket.plan(state, now, member.permits(), fresh);
+        long needed = JointCharge.plan(state, now, member.permits(), fresh);
         if (needed == GcraBucket.STALE_CLOCK || needed == GcraBucket.CLOCK_STEPPED_BACK) {
           if (needed == GcraBucket.CLOCK_STEPPED_BACK) {
             state.bucket.resetAfterClockStep(state, clock.nanoTime());

@@ -39,6 +39,9 @@ final class SettingsText {
         && (bucket.waitOnLimit() || bucket.discipline() == Discipline.SHAPING)) {
       s.append(" maxWait ").append(maxWait / 1_000_000L).append(" ms");
     }
+    if (bucket.warmUpNanos() > 0) {
+      s.append(" warmUp ").append(bucket.warmUpNanos() / 1_000_000L).append(" ms");
+    }
     if (dryRun) {
       s.append(" (dry run)");
     }

@@ -104,7 +104,7 @@ class JointChargeTest {
     assertEquals(JointCharge.CHARGED, JointCharge.chargeAt(b, t, bound, 1, slots, 0));
     long ahead = b.fullAt - t * b.ticksPerNano();
     assertTrue(ahead <= b.admitLimitTicks(), "fullAt - now within the admit limit");
-    long plan = b.plan(b, t, 1, false);
+    long plan = JointCharge.plan(b, t, 1, false);
     assertTrue(plan > b.admitLimitTicks(), "the queue is full behind that call");
   }
 
