@@ -42,35 +42,9 @@ final class LimitGroups {
       if (b.refused) {
         return b;
       }
-      Limiter limiter = LimiterRegistry.limiter(b.id);
-      if (limiter instanceof BucketLimiter
-          && ((BucketLimiter) limiter).bucket().warmUpNanos() > 0) {
-        return Binding.refuse(
-            b.name,
-            origin,
-            "cannot limit "
-                + origin
-                + ": '"
-                + b.name
-                + "' has warmUpMillis, which a method with several limits does not support yet",
-            loader);
-      }
-      if (b.keyIndex >= 0 && keyedBy != null && keyedBy.keyIndex != b.keyIndex) {
-        return Binding.refuse(
-            b.name,
-            origin,
-            "cannot limit "
-                + origin
-                + ": its limits '"
-                + keyedBy.name
-                + "' and '"
-                + b.name
-                + "' key by different parameters ("
-                + keyedBy.keyIndex
-                + " and "
-                + b.keyIndex
-                + "); the limits of one method key by one parameter",
-            loader);
+      String problem = problem(b, keyedBy, origin);
+      if (problem != null) {
+        return Binding.refuse(b.name, origin, problem, loader);
       }
       if (b.keyIndex >= 0) {
         keyedBy = b;
@@ -96,5 +70,31 @@ final class LimitGroups {
       binding.fallbackTakesException = fallbackOf.fallbackTakesException;
     }
     return binding;
+  }
+
+  /** Why a member cannot join the method's group, or null: a warm-up, or another key parameter. */
+  private static String problem(Binding b, Binding keyedBy, String origin) {
+    Limiter limiter = LimiterRegistry.limiter(b.id);
+    if (limiter instanceof BucketLimiter && ((BucketLimiter) limiter).bucket().warmUpNanos() > 0) {
+      return "cannot limit "
+          + origin
+          + ": '"
+          + b.name
+          + "' has warmUpMillis, which a method with several limits does not support yet";
+    }
+    if (b.keyIndex >= 0 && keyedBy != null && keyedBy.keyIndex != b.keyIndex) {
+      return "cannot limit "
+          + origin
+          + ": its limits '"
+          + keyedBy.name
+          + "' and '"
+          + b.name
+          + "' key by different parameters ("
+          + keyedBy.keyIndex
+          + " and "
+          + b.keyIndex
+          + "); the limits of one method key by one parameter";
+    }
+    return null;
   }
 }
