@@ -172,6 +172,9 @@ public final class GcraBucket extends BucketState {
   /** A fresh reading that puts fullAt further ahead than this means the clock stepped back. */
   private final long clockBackLimit;
 
+  /** The longest wait a call may take, nanoseconds rounded down: {@link JointCharge}'s bound. */
+  final long waitBoundNanos;
+
   /** The warm-up of a token bucket's keyless state ({@code warmUpMillis}); null for none. */
   private final WarmUp warmUp;
 
@@ -212,6 +215,7 @@ public final class GcraBucket extends BucketState {
     this.clockBackLimit =
         Math.max(admitLimit, backlogTicks)
             + Math.max(admitLimit, cap(1_000_000_000L * ticksPerNano));
+    this.waitBoundNanos = (admitLimit - freeLimit) / ticksPerNano;
     this.fullAt = nowNanos * ticksPerNano; // full (a leaky bucket: empty) at creation
     this.warmUp =
         warmUpNanos > 0 && discipline == Discipline.TOKEN_BUCKET

@@ -142,8 +142,7 @@ public final class JointCharge {
    * @return nanoseconds, rounded down, {@code >= 0}
    */
   public static long waitBoundNanos(GcraBucket bucket) {
-    long bound = bucket.admitLimitTicks() - bucket.freeLimitTicks();
-    return bound / bucket.ticksPerNano();
+    return bucket.waitBoundNanos;
   }
 
   /**
@@ -167,7 +166,7 @@ public final class JointCharge {
     long cost = b.costTicks(permits);
     long free = b.freeLimitTicks();
     long admit = b.admitLimitTicks();
-    if (waitNanos > (admit - free) / tpn) {
+    if (waitNanos > b.waitBoundNanos) {
       return PLAN_AGAIN; // beyond this limit's own bound
     }
     long wait = waitNanos * tpn;

@@ -55,6 +55,9 @@ public final class LimitGroup extends Limiter {
   private final boolean[] config;
   private final int[] configIds;
 
+  /** Two keyless members charged by every call: the common case has a path of its own. */
+  private final boolean pair;
+
   /**
    * A group of limiters that every call of one method takes.
    *
@@ -74,6 +77,7 @@ public final class LimitGroup extends Limiter {
       n += c ? 1 : 0;
     }
     configIds = new int[n];
+    pair = ids.length == 2 && n == 0 && !keyed[0] && !keyed[1];
     for (int i = 0, j = 0; i < ids.length; i++) {
       if (config[i]) {
         configIds[j++] = ids[i];
@@ -124,6 +128,12 @@ public final class LimitGroup extends Limiter {
    * @throws IllegalStateException if a member is invalid (fails closed)
    */
   public long acquire(String key, int[] cell) {
+    if (pair) {
+      long fast = acquirePair();
+      if (fast != NOT_AT_ONCE) {
+        return fast;
+      }
+    }
     Call call = Call.take(ids.length);
     try {
       return acquire(call, key, cell);
@@ -171,6 +181,56 @@ public final class LimitGroup extends Limiter {
       }
     }
     return result;
+  }
+
+  /** Result of {@link #acquirePair}: not decided there; the general path decides. */
+  private static final long NOT_AT_ONCE = Long.MIN_VALUE;
+
+  /**
+   * The common case on its own path: two keyless annotated members, local, live, both admitting the
+   * call now. Plans and charges them as the general path does, with nothing stored but two CAS;
+   * anything else (a wait, a refusal, a moved state, a member of another kind) is left to the
+   * general path, which plans again from the start.
+   */
+  private long acquirePair() {
+    Limiter x = LimiterRegistry.limiter(ids[0]);
+    Limiter y = LimiterRegistry.limiter(ids[1]);
+    if (!(x instanceof BucketLimiter) || !(y instanceof BucketLimiter)) {
+      return NOT_AT_ONCE;
+    }
+    BucketLimiter a = (BucketLimiter) x;
+    BucketLimiter b = (BucketLimiter) y;
+    GcraBucket ga = a.bucket();
+    GcraBucket gb = b.bucket();
+    NanoClock clock = a.clock();
+    if (!isLocal(a)
+        || !isLocal(b)
+        || ga.warmUpNanos() > 0
+        || gb.warmUpNanos() > 0
+        || clock != b.clock()) {
+      return NOT_AT_ONCE;
+    }
+    long now = clock.nanoTime();
+    long na = JointCharge.plan(ga, now, a.permits(), false);
+    long nb = JointCharge.plan(gb, now, b.permits(), false);
+    if (na <= 0
+        || nb <= 0
+        || JointCharge.waitNanos(ga, na) != 0
+        || JointCharge.waitNanos(gb, nb) != 0) {
+      return NOT_AT_ONCE;
+    }
+    long[] first = new long[JointCharge.SLOT]; // does not escape: the JIT keeps it in registers
+    if (JointCharge.chargeAt(ga, now, 0, a.permits(), first, 0) != JointCharge.CHARGED) {
+      return NOT_AT_ONCE;
+    }
+    long[] second = new long[JointCharge.SLOT];
+    if (JointCharge.chargeAt(gb, now, 0, b.permits(), second, 0) != JointCharge.CHARGED) {
+      JointCharge.undo(ga, first, 0, clock);
+      return NOT_AT_ONCE;
+    }
+    a.counts().admit();
+    b.counts().admit();
+    return ADMITTED;
   }
 
   private static boolean isLocal(BucketLimiter b) {
@@ -255,13 +315,15 @@ public final class LimitGroup extends Limiter {
 
     /** Ends the call: nothing of it is kept for the next but the arrays. */
     void release() {
-      for (int i = 0; i < members.length; i++) {
+      for (int i = 0; i < m; i++) {
         members[i] = null;
         keys[i] = null;
         states[i] = null;
-        reservations[i] = null;
-        holders[i] = null;
-        heldKeys[i] = null;
+      }
+      for (int j = 0; j < held; j++) {
+        reservations[j] = null;
+        holders[j] = null;
+        heldKeys[j] = null;
       }
       m = 0;
       held = 0;
@@ -331,6 +393,9 @@ public final class LimitGroup extends Limiter {
         } else {
           holders[j].refund(heldKeys[j]);
         }
+        reservations[j] = null;
+        holders[j] = null;
+        heldKeys[j] = null;
       }
       held = 0;
     }
@@ -403,7 +468,6 @@ public final class LimitGroup extends Limiter {
           now = clock.nanoTime();
           fresh = true;
           wait = minWait;
-          minBound = Long.MAX_VALUE;
           longest = -1;
           i = -1;
           continue;
@@ -420,7 +484,12 @@ public final class LimitGroup extends Limiter {
           longest = i;
         }
         wait = Math.max(wait, w);
-        minBound = Math.min(minBound, JointCharge.waitBoundNanos(state.bucket));
+      }
+      if (wait == 0) {
+        return 0; // every limit admits it now: within any bound
+      }
+      for (int i = 0; i < m; i++) {
+        minBound = Math.min(minBound, JointCharge.waitBoundNanos(states[i].bucket));
       }
       if (wait <= minBound) {
         return wait;

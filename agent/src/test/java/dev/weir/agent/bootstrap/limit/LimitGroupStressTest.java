@@ -96,6 +96,26 @@ class LimitGroupStressTest {
     assertEquals(60 - t.both.get(), own.availablePermits());
   }
 
+  @RepeatedTest(5)
+  void exactTotalsOnAFrozenClockWithThreeLimits() throws InterruptedException {
+    // three members take the general path (two keyless ones have a path of their own)
+    BucketLimiter shared = limiter("shared", 1, 100);
+    BucketLimiter own = limiter("own", 1, 60);
+    BucketLimiter wide = limiter("wide", 1, 1_000_000);
+    int a = LimiterRegistry.register("stress " + names++, shared);
+    int b = LimiterRegistry.register("stress " + names++, own);
+    int c = LimiterRegistry.register("stress " + names++, wide);
+    LimitGroup three =
+        new LimitGroup(
+            "stress3", "Stress#m()", new int[] {a, b, c}, new boolean[3], new boolean[3]);
+    Totals t = run(three, shared, 2000, () -> {});
+    assertEquals(100, t.both.get() + t.alone.get(), "shared admitted exactly its capacity");
+    assertEquals(t.both.get(), own.granted());
+    assertEquals(t.both.get(), wide.granted());
+    assertEquals(1_000_000 - t.both.get(), wide.availablePermits(), "refusals charged nothing");
+    assertEquals(0, shared.availablePermits());
+  }
+
   @RepeatedTest(3)
   void neverOverAdmitsOnEitherLimitWhileTheClockMoves() throws InterruptedException {
     BucketLimiter shared = limiter("shared", 1000, 100);
