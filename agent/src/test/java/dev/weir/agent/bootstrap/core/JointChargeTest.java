@@ -121,4 +121,29 @@ class JointChargeTest {
         "planned as departing now, but the slot now is taken");
     assertEquals(before, b.fullAt);
   }
+
+  @Test
+  void undoBehindALaterWaiterLetsTwoShapedCallsDepartTogether() {
+    // SHAPING 10/s: P departs now; A (a group call) is charged the next slot, 100 ms; K, a call
+    // alone, waits behind it for the slot at 200 ms; A is refused by another limit and undone.
+    // K's departure is fixed: no later call may depart within 100 ms of it.
+    GcraBucket b = bucket(Discipline.SHAPING, 10, 10, false);
+    long t = clock.nanoTime();
+    assertEquals(0, b.acquire(t, 1, true), "P departs now");
+    long[] a = new long[JointCharge.SLOT];
+    assertEquals(JointCharge.CHARGED, JointCharge.chargeAt(b, t, 100 * MS, 1, a, 0));
+    long k = b.acquire(t, 1, true);
+    long kDeparts = t + b.toNanosCeil(k);
+    assertEquals(t + 200 * MS, kDeparts, "K waits behind A");
+    JointCharge.undo(b, a, 0, clock);
+    long l = b.acquire(t, 1, true);
+    long lDeparts = t + b.toNanosCeil(l);
+    assertTrue(
+        Math.abs(lDeparts - kDeparts) >= 100 * MS,
+        "a shaping limit releases one call per 100 ms, but K departs at "
+            + (kDeparts - t) / MS
+            + " ms and L at "
+            + (lDeparts - t) / MS
+            + " ms");
+  }
 }
