@@ -146,4 +146,24 @@ class JointChargeTest {
             + (lDeparts - t) / MS
             + " ms");
   }
+
+  @Test
+  void undoAfterALaterUnclampedFutureChargeOverAdmits() {
+    // SHAPING 10/s, empty: A is charged the slot at now; J, another group call that another limit
+    // delays to 100 ms, is charged there, right behind A, so its charge is not clamped and does
+    // not count in futureCharges. Without A, J's charge at 100 ms would have been clamped there:
+    // fullAt = now + 200 ms. The undo may not leave the bucket emptier than that.
+    GcraBucket b = bucket(Discipline.SHAPING, 10, 10, false);
+    long t = clock.nanoTime();
+    long[] a = new long[JointCharge.SLOT];
+    long[] j = new long[JointCharge.SLOT];
+    assertEquals(JointCharge.CHARGED, JointCharge.chargeAt(b, t, 0, 1, a, 0));
+    assertEquals(JointCharge.CHARGED, JointCharge.chargeAt(b, t, 100 * MS, 1, j, 0));
+    JointCharge.undo(b, a, 0, clock);
+    long l = b.acquire(t, 1, true);
+    assertEquals(
+        200 * MS,
+        b.toNanosCeil(l),
+        "J departs at 100 ms: a call alone now must depart no earlier than 200 ms");
+  }
 }
