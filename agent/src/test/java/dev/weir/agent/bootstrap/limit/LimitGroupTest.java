@@ -253,4 +253,48 @@ class LimitGroupTest {
     assertThrows(IllegalStateException.class, g::acquire);
     assertEquals(2, a.availablePermits(), "nothing charged");
   }
+
+  @Test
+  void interruptedGroupWaiterGivesBackSlotsLaterWaitersHold() {
+    // SPEC: an interrupted call gives back "by the rule for interrupted waiters": only where no
+    // later call depends on its slot. Here a call alone on `a` takes the slot behind the group
+    // waiter's while it waits; then the waiter is interrupted.
+    BucketLimiter a = limiter("a", Discipline.SHAPING, 10, SECONDS, 20, false);
+    BucketLimiter b = limiter("b", Discipline.SHAPING, 4, SECONDS, 20, false);
+    LimitGroup g = group(new Limiter[] {a, b});
+    long t0 = clock.nanoTime();
+    assertEquals(Limiter.ADMITTED, g.acquire(), "departs at once");
+    long[] k = new long[1];
+    clock.onPark(
+        () -> {
+          // another thread's call alone on a, at t0: it waits behind the group waiter (350 ms)
+          long w = a.bucket().acquire(t0, 1, true);
+          k[0] = t0 + a.bucket().toNanosCeil(w);
+          Thread.currentThread().interrupt();
+        });
+    assertTrue(g.acquire() < 0, "interrupted while waiting for 250 ms");
+    assertTrue(Thread.interrupted());
+    clock.onPark(() -> {});
+    assertEquals(t0 + 350 * MS, k[0], "K departs at 350 ms, behind the group waiter's slot");
+    List<Long> departures = new ArrayList<Long>();
+    departures.add(k[0]);
+    for (int i = 0; i < 3; i++) {
+      assertEquals(Limiter.ADMITTED, a.acquire());
+      departures.add(clock.nanoTime());
+    }
+    java.util.Collections.sort(departures);
+    for (int i = 1; i < departures.size(); i++) {
+      assertTrue(
+          departures.get(i) - departures.get(i - 1) >= 100 * MS,
+          "a releases one call per 100 ms; departures (ms after t0): " + relative(departures, t0));
+    }
+  }
+
+  private static List<Long> relative(List<Long> nanos, long t0) {
+    List<Long> ms = new ArrayList<Long>();
+    for (long n : nanos) {
+      ms.add((n - t0) / MS);
+    }
+    return ms;
+  }
 }
