@@ -297,4 +297,46 @@ class LimitGroupTest {
     }
     return ms;
   }
+
+  /** The slow/fast group refuses a call on this thread: the names [slow, fast] are kept. */
+  private void refuseOnSlowAndFast() {
+    BucketLimiter fast = limiter("fast", Discipline.TOKEN_BUCKET, 10, SECONDS, 1, false);
+    BucketLimiter slow = limiter("slow", Discipline.TOKEN_BUCKET, 1, SECONDS, 1, false);
+    LimitGroup other = group(new Limiter[] {fast, slow});
+    assertEquals(Limiter.ADMITTED, other.acquire());
+    assertTrue(other.acquire() > 0);
+    assertEquals("slow", LimitGroup.refusedBy());
+  }
+
+  /** What the woven code of a method with several limits throws for a refused call. */
+  private static dev.weir.RateLimitedException woven(int groupId, long r) {
+    return (dev.weir.RateLimitedException)
+        WeirBridge.limited(
+            new dev.weir.RateLimitedException(
+                WeirBridge.refusedBy(groupId), WeirBridge.retryAfterNanos(r)),
+            r,
+            groupId);
+  }
+
+  @Test
+  void interruptedGroupCallNamesAStaleLimitOfAnotherMethod() {
+    refuseOnSlowAndFast(); // another method's limits refused an earlier call on this thread
+    BucketLimiter a = limiter("a", Discipline.SHAPING, 10, SECONDS, 20, false);
+    BucketLimiter b = limiter("b", Discipline.SHAPING, 4, SECONDS, 20, false);
+    LimitGroup g = group(new Limiter[] {a, b});
+    int gid = id(g);
+    assertEquals(Limiter.ADMITTED, WeirBridge.acquireGroup(gid, null));
+    clock.onPark(() -> Thread.currentThread().interrupt());
+    long r = WeirBridge.acquireGroup(gid, null);
+    assertTrue(r < 0, "interrupted while waiting");
+    Thread.interrupted();
+    clock.onPark(() -> {});
+    dev.weir.RateLimitedException e = woven(gid, r);
+    assertTrue(
+        java.util.Arrays.asList("a", "b", "a + b", "group").contains(e.limiterName()),
+        "the interrupted call waited on a and b, but the exception names '"
+            + e.limiterName()
+            + "': "
+            + e.getMessage());
+  }
 }
