@@ -339,4 +339,27 @@ class LimitGroupTest {
             + "': "
             + e.getMessage());
   }
+
+  @Test
+  void drainingGroupCarriesTheLastRefusalsNames() {
+    refuseOnSlowAndFast();
+    BucketLimiter a = limiter("a", Discipline.TOKEN_BUCKET, 10, SECONDS, 10, false);
+    BucketLimiter b = limiter("b", Discipline.TOKEN_BUCKET, 10, SECONDS, 10, false);
+    LimitGroup g = group(new Limiter[] {a, b});
+    int gid = id(g);
+    LimiterRegistry.redirect(gid, new Draining(g)); // as LimiterRegistry.drain() does
+    try {
+      long r = WeirBridge.acquireGroup(gid, null);
+      assertEquals(Long.MAX_VALUE, r, "draining: never");
+      dev.weir.RateLimitedException e = woven(gid, r);
+      assertTrue(
+          !e.refusingLimiters().contains("slow") && !e.getMessage().contains("slow"),
+          "a draining call of a and b names another method's limits: "
+              + e.refusingLimiters()
+              + ", "
+              + e.getMessage());
+    } finally {
+      LimiterRegistry.redirect(gid, null);
+    }
+  }
 }
