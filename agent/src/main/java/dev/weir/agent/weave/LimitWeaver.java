@@ -114,8 +114,8 @@ final class LimitWeaver {
       ConfigLimits.InheritedMatch inherited =
           config.matchInherited(type.internalName, method.name, method.parameterNames());
       if (inherited != null && !bridge) {
-        planInheritedInPlace(plan, type, method, inherited, loader, placement);
-        return true;
+        // planned here, unless the method's own annotation limits every call of it
+        return planInheritedInPlace(plan, type, method, inherited, loader, placement);
       }
     }
     if (entry != null && !method.is(Opcodes.ACC_ABSTRACT)) {
@@ -314,8 +314,10 @@ final class LimitWeaver {
    * Plans the prologue of an implementation that this class supplies to subtypes of a {@code Type+}
    * pattern's type without being one: a call is charged only when {@code this} is an instance of
    * the type.
+   *
+   * @return whether the method is done with; false if its own annotation is to be woven instead
    */
-  private void planInheritedInPlace(
+  private boolean planInheritedInPlace(
       Plan plan,
       ClassModel type,
       MethodModel method,
@@ -325,14 +327,15 @@ final class LimitWeaver {
     ConfigLimits.Entry entry = inherited.entry;
     String origin = type.origin(method);
     if (refusedForConfig(entry, type, method, origin, placement)) {
-      return;
+      return true;
     }
     if (method.carriesLimit()) {
-      // its own annotation limits every call of it; one method takes one limit in this version
+      // its own annotation limits every call of it, and is woven as such (planAnnotated); an
+      // inherited implementation takes no second limit for some instances in this version
       entry.refuse(
           origin + " for " + inherited.typeName + " instances",
           "it carries a limit annotation of its own, which applies to every call of it");
-      return;
+      return false;
     }
     if (AgentLog.debugEnabled()) {
       AgentLog.debug(
@@ -348,7 +351,7 @@ final class LimitWeaver {
         entry, type.internalName, method.name, method.parameterNames(), origin);
     Binding binding = ConfigBinding.of(entry, method, origin, loader);
     if (!binding.outermostOnly) {
-      return; // refused (its key cannot be one), logged: never fail closed for other instances
+      return true; // refused (its key cannot be one), logged: never fail closed for others
     }
     binding.onlyForInstancesOf = inherited.typeName;
     weave(plan, type, method, origin, binding);
@@ -366,6 +369,7 @@ final class LimitWeaver {
               + type.name
               + ")");
     }
+    return true;
   }
 
   /**

@@ -465,14 +465,15 @@ public final class GcraBucket extends BucketState {
    *     longer the key's, nothing was taken; look the key up again
    */
   public long acquire(BucketState state, long nowNanos, long permits, boolean freshClock) {
+    if (warmUp != null && state == this) {
+      return warmUp.acquire(this, nowNanos, permits, freshClock); // per-key states do not warm up
+    }
     if (permits > capacity) {
       return NEVER;
     }
     long now = nowNanos * ticksPerNano;
     long cost = cost(permits);
-    WarmUp warm = state == this ? warmUp : null; // per-key states do not warm up
     for (; ; ) {
-      long cold = warm == null ? 0 : warm.coldAt; // before fullAt (see WarmUp, races)
       long current = state.fullAt;
       if (current == RETIRED) {
         return STATE_RETIRED;
@@ -485,33 +486,36 @@ public final class GcraBucket extends BucketState {
         if (ahead <= WRAPPED) {
           // beyond the margin: the clock went back (resetAfterClockStep decides, on a new
           // reading); within it: the bucket is just fuller than any call can use
-          return ahead > clockBackLimit
-              ? CLOCK_STEPPED_BACK
-              : limited(
-                  warm == null
-                      ? ahead + cost
-                      : warm.retryNeeded(cold, current, ahead, permits, cost));
+          return ahead > clockBackLimit ? CLOCK_STEPPED_BACK : limited(ahead + cost);
         }
-        ahead = warm == null ? 0 : -WRAPPED; // idle so long that the tick difference wrapped: full
+        ahead = 0; // idle so long that the tick difference wrapped: full
       }
-      long needed =
-          warm == null
-              ? (ahead > 0 ? ahead : 0) + cost
-              : warm.needed(cold, current, ahead, permits, cost);
+      long needed = (ahead > 0 ? ahead : 0) + cost;
       if (needed > admitLimit) {
-        return limited(
-            warm == null ? needed : warm.retryNeeded(cold, current, ahead, permits, cost));
+        return limited(needed);
       }
       long next = live(now + needed);
       if (FULL_AT.compareAndSet(state, current, next)) {
-        if (warm != null) {
-          warm.admitted(cold, current, ahead, cost, next);
-        }
         long wait = needed - freeLimit;
         return wait > 0 ? wait : 0;
       }
       BackOff.afterLostRace();
     }
+  }
+
+  /** {@link #limited}, for the warm-up's acquire. */
+  long limitedCode(long needed) {
+    return limited(needed);
+  }
+
+  /** {@link #live}, for the warm-up's acquire. */
+  static long liveValue(long fullAt) {
+    return live(fullAt);
+  }
+
+  /** Compares and sets a state's {@code fullAt} as written (the caller made it live). */
+  static boolean casRaw(BucketState state, long expected, long next) {
+    return FULL_AT.compareAndSet(state, expected, next);
   }
 
   /**
@@ -1018,9 +1022,6 @@ public final class GcraBucket extends BucketState {
   }
 
   // ---- for JointCharge: several limits on one call, all or nothing ----
-
-  /** Future-dated charges made on this bucket's states ({@link JointCharge}); only ever grows. */
-  volatile long futureCharges;
 
   /** The part of a call's distance ahead that it does not wait for, in ticks. */
   long freeLimitTicks() {

@@ -1,7 +1,5 @@
 package dev.weir.agent.bootstrap.core;
 
-import java.util.concurrent.atomic.AtomicLongFieldUpdater;
-
 /**
  * The charge of one call that several limits apply to, all or nothing (nginx's two-phase check of
  * several {@code limit_req}, lock-free): every limit is planned first without taking anything
@@ -24,23 +22,22 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *
  * <h2>Undoing a charge exactly</h2>
  *
- * <p>A charge moved {@code fullAt} from {@code c} to {@code n}. Had it never been made, every later
- * charge {@code fullAt = max(fullAt, X_j) + cost_j} would have produced a value {@code f'} with
- * {@code f - (n - c) <= f' <= f} ({@code max} and {@code +} are monotone), and {@code f' = f} once
- * a later charge was clamped ({@code X_j > fullAt}: the bucket idled past the call's slot). The
- * undo is therefore:
+ * <p>A charge moved {@code fullAt} from {@code c} to {@code n}. The undo is:
  *
  * <ul>
- *   <li>{@code fullAt == n}: no later charge stands; {@code fullAt} goes back to {@code c},
- *       exactly;
- *   <li>otherwise, if no charge dated in the future ({@code X_j > now_j}, only ever made here) was
- *       made on the bucket since ({@link GcraBucket#futureCharges} unchanged), every later charge's
- *       {@code X_j} is a clock reading taken before the undo reads its own, {@code t}; so {@code f'
- *       <= max(c, t) + (f - n)}, and the undo takes away {@code n - max(c, t)} when that is
- *       positive: the part of the call's slot that has not passed, exactly what a serial order
- *       without the call would have left (a slot already passed would have been lost to an idle
- *       bucket anyway);
- *   <li>otherwise nothing is given back: less is admitted, never more.
+ *   <li>{@code fullAt == n}: no later charge stands; {@code fullAt} goes back to {@code c}, exactly
+ *       (the rule for interrupted waiters);
+ *   <li>otherwise, on a bucket that never makes a call wait ({@code REJECT}, {@code POLICING}),
+ *       every later charge was an admission at once, {@code fullAt = max(fullAt, t_j) + cost_j} at
+ *       a clock reading {@code t_j} taken before the undo reads its own, {@code t}. Had the charge
+ *       never been made, those would have produced {@code f'} with {@code f' <= max(c, t) + (f -
+ *       n)} ({@code max} and {@code +} are monotone), so the undo takes away {@code n - max(c, t)}
+ *       when that is positive: the part of the call's slot that has not passed, exactly what a
+ *       serial order without the call would have left (a slot already passed would have been lost
+ *       to an idle bucket anyway);
+ *   <li>otherwise (a bucket where later calls wait: their departures were fixed behind this charge,
+ *       and giving it back would let a new call depart with one of them) nothing is given back:
+ *       less is admitted, never more.
  * </ul>
  *
  * Bucket4j's refund, by contrast, adds the permits back capped at the capacity, which over-admits
@@ -53,9 +50,12 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *       any limit refuses leaves every state as a serial order without it would have (guarded by
  *       {@code LimitGroupTest.oneRefusesAndNothingIsCharged} and {@code
  *       JointChargeTest.undoIsExactWhenNothingCameAfter}).
- *   <li>J2: an undo never makes a state fuller than a serial order without the call (guarded by
- *       {@code JointChargeTest.undoAfterLaterChargesNeverOverAdmits} and {@code
- *       LimitGroupStressTest.neverOverAdmitsOnEitherLimit}).
+ *   <li>J2: an undo never makes a state fuller than a serial order without the call, and never
+ *       gives back a slot a later waiting call's departure depends on (guarded by {@code
+ *       JointChargeTest.undoAfterLaterChargesNeverOverAdmits}, {@code
+ *       JointChargeTest.undoBehindALaterWaiterLetsTwoShapedCallsDepartTogether}, {@code
+ *       LimitGroupTest.interruptedGroupWaiterGivesBackSlotsLaterWaitersHold} and {@code
+ *       LimitGroupStressTest.neverOverAdmitsOnEitherLimitWhileTheClockMoves}).
  *   <li>J3: a charge at {@code D} keeps I1 of {@link GcraBucket}: {@code fullAt - now <=
  *       admitLimit} (guarded by {@code JointChargeTest.chargeAtTheDepartureKeepsTheBound}).
  * </ol>
@@ -74,10 +74,7 @@ public final class JointCharge {
   public static final int RETIRED = 2;
 
   /** Longs per limit in the slots array of {@link #chargeAt} and {@link #undo}. */
-  public static final int SLOT = 3;
-
-  private static final AtomicLongFieldUpdater<GcraBucket> FUTURE =
-      AtomicLongFieldUpdater.newUpdater(GcraBucket.class, "futureCharges");
+  public static final int SLOT = 2;
 
   private JointCharge() {}
 
@@ -171,7 +168,6 @@ public final class JointCharge {
     }
     long wait = waitNanos * tpn;
     long x = now + wait + Math.min(0, free - cost);
-    long expected = b.futureCharges;
     for (; ; ) {
       long current = state.fullAt;
       if (current == GcraBucket.RETIRED) {
@@ -182,16 +178,10 @@ public final class JointCharge {
       if (ahead > admit || needed > admit || needed - free > wait) {
         return PLAN_AGAIN;
       }
-      boolean clamped = x - current > 0;
-      if (clamped && x - now > 0) {
-        FUTURE.incrementAndGet(b); // before the CAS, so that an undo that sees it sees this
-        expected++;
-      }
-      long next = (clamped ? x : current) + cost;
+      long next = (x - current > 0 ? x : current) + cost;
       if (GcraBucket.casFullAt(state, current, next)) {
         slots[at] = current;
         slots[at + 1] = next == GcraBucket.RETIRED ? next + 1 : next;
-        slots[at + 2] = expected;
         return CHARGED;
       }
       BackOff.afterLostRace();
@@ -207,7 +197,7 @@ public final class JointCharge {
    * @param at its first long
    * @param clock the clock the charge was read on, read again here after the state
    * @return true if the state is now as a serial order without the call would have left it; false
-   *     if part of the charge stays taken (less is admitted, never more)
+   *     if the charge stays taken (less is admitted, never more)
    */
   public static boolean undo(BucketState state, long[] slots, int at, NanoClock clock) {
     GcraBucket b = state.bucket;
@@ -225,8 +215,8 @@ public final class JointCharge {
         }
         continue;
       }
-      if (b.futureCharges != slots[at + 2]) {
-        return false;
+      if (b.admitLimitTicks() != b.freeLimitTicks()) {
+        return false; // later calls wait behind it: their slots depend on it
       }
       long t = clock.nanoTime() * tpn; // after reading the state: no later charge read later
       long floor = t - before > 0 ? t : before;

@@ -274,4 +274,50 @@ final class WarmUp {
     long base = fullAt + lag - now > 0 ? fullAt + lag : now;
     coldAt = base + (half - kept);
   }
+
+  /**
+   * {@link GcraBucket#acquire(BucketState, long, long, boolean)} on the bucket's own state of a
+   * bucket with a warm-up: the cold zone is read before {@code fullAt} (see the races above).
+   */
+  long acquire(GcraBucket b, long nowNanos, long permits, boolean freshClock) {
+    BucketState state = b;
+    if (permits > b.capacity()) {
+      return GcraBucket.NEVER;
+    }
+    long now = nowNanos * b.ticksPerNano();
+    long cost = b.costTicks(permits);
+    WarmUp warm = this; // as GcraBucket.acquire, with the cold zone
+    for (; ; ) {
+      long cold = warm.coldAt; // before fullAt (see WarmUp, races)
+      long current = state.fullAt;
+      if (current == GcraBucket.RETIRED) {
+        return GcraBucket.STATE_RETIRED;
+      }
+      long ahead = current - now;
+      if (ahead > b.admitLimitTicks()) {
+        if (!freshClock) {
+          return GcraBucket.STALE_CLOCK;
+        }
+        if (ahead <= GcraBucket.WRAPPED) {
+          // beyond the margin: the clock went back (resetAfterClockStep decides, on a new
+          // reading); within it: the bucket is just fuller than any call can use
+          return ahead > b.clockBackLimitTicks()
+              ? GcraBucket.CLOCK_STEPPED_BACK
+              : b.limitedCode(warm.retryNeeded(cold, current, ahead, permits, cost));
+        }
+        ahead = -GcraBucket.WRAPPED; // idle so long that the tick difference wrapped: full
+      }
+      long needed = warm.needed(cold, current, ahead, permits, cost);
+      if (needed > b.admitLimitTicks()) {
+        return b.limitedCode(warm.retryNeeded(cold, current, ahead, permits, cost));
+      }
+      long next = GcraBucket.liveValue(now + needed);
+      if (GcraBucket.casRaw(state, current, next)) {
+        warm.admitted(cold, current, ahead, cost, next);
+        long wait = needed - b.freeLimitTicks();
+        return wait > 0 ? wait : 0;
+      }
+      BackOff.afterLostRace();
+    }
+  }
 }

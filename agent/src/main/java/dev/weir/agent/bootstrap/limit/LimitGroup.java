@@ -176,9 +176,7 @@ public final class LimitGroup extends Limiter {
     }
     if (result != ADMITTED) {
       call.withdrawAll(); // cluster slots held for a call that does not proceed
-      if (result > 0) {
-        REFUSED_BY.get()[0] = call.refusedBy;
-      }
+      REFUSED_BY.get()[0] = call.refusedBy; // interrupted: the limit whose wait it was
     }
     return result;
   }
@@ -349,6 +347,9 @@ public final class LimitGroup extends Limiter {
     /** The names of the limits that refused the call, the longest wait first. */
     String[] refusedBy;
 
+    /** The local member with the longest wait in the last plan. */
+    int longest;
+
     NanoClock clock;
 
     Call(int n) {
@@ -485,6 +486,7 @@ public final class LimitGroup extends Limiter {
         }
         wait = Math.max(wait, w);
       }
+      this.longest = longest;
       if (wait == 0) {
         return 0; // every limit admits it now: within any bound
       }
@@ -565,6 +567,7 @@ public final class LimitGroup extends Limiter {
           }
           clock.parkNanos(left);
           if (Thread.currentThread().isInterrupted()) {
+            refusedBy = new String[] {members[longest].name()};
             undo(m);
             long retry = 1;
             for (int i = 0; i < m; i++) {

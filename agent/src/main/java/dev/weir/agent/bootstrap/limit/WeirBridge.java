@@ -123,7 +123,10 @@ public final class WeirBridge {
    * @return the exception
    */
   public static RuntimeException limited(RuntimeException exception, long result, int groupId) {
-    String[] names = result > 0 ? LimitGroup.refusingLimits() : null;
+    String[] names =
+        result > 0 && LimiterRegistry.limiter(groupId) instanceof LimitGroup
+            ? LimitGroup.refusingLimits()
+            : null; // a draining group's refusal is its own
     if (names != null && names.length > 1) {
       int[] section = CallDepth.enterWeir(); // reflection runs JDK code a pattern may name
       try {

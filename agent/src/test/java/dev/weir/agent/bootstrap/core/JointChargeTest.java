@@ -80,7 +80,7 @@ class JointChargeTest {
   }
 
   @Test
-  void afterAChargeDatedInTheFutureAnUndoBehindItGivesNothing() {
+  void onABucketWhereCallsWaitAnUndoBehindALaterChargeGivesNothing() {
     GcraBucket b = bucket(Discipline.TOKEN_BUCKET, 10, 10, true);
     long t = clock.nanoTime();
     long[] mine = new long[JointCharge.SLOT];
