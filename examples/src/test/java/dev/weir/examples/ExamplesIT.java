@@ -1,6 +1,7 @@
 package dev.weir.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -57,6 +58,41 @@ class ExamplesIT {
     // 500 a second, leaving one every 2 ms from the first: never more than 1,001 in 2 s
     assertTrue(rows <= 1_001, "shaped to 500/s, wrote " + rows + ": " + out);
     assertTrue(rows >= 500, "wrote only " + rows + ": " + out);
+  }
+
+  @ParameterizedTest
+  @MethodSource("jdks")
+  void thePartnersTwoLimitsHoldAndTheDailyQuotaPaysOnlyForWhatWasAdmitted(String jdk)
+      throws Exception {
+    checkPartner(run(jdk, "-javaagent:" + AGENT, "-cp", JAR, "dev.weir.examples.PartnerQuota"), "");
+    String config =
+        run(
+            jdk,
+            "-javaagent:" + AGENT + "=config=" + DIR + "/weir-partner.yaml",
+            "-cp",
+            JAR,
+            "dev.weir.examples.PartnerQuota",
+            "config");
+    checkPartner(config, "legacy-");
+    assertFalse(config.contains("has matched no method"), config);
+  }
+
+  private static void checkPartner(String out, String prefix) {
+    Matcher row =
+        Pattern.compile("\\s+(\\d) \\|\\s+25\\s+(\\d+)\\s+(\\d+)\\s+(\\S*)\\s+\\|\\s+(\\d+)")
+            .matcher(out);
+    long admitted = 0;
+    int rows = 0;
+    while (row.find()) {
+      rows++;
+      long now = Long.parseLong(row.group(2));
+      admitted += now;
+      assertTrue(now <= 11, "10/s with a burst of 10: " + out);
+      assertEquals(prefix + "partner-per-second", row.group(4), out);
+      assertEquals(1000 - admitted, Long.parseLong(row.group(5)), "the day paid for each: " + out);
+    }
+    assertEquals(5, rows, out);
+    assertTrue(admitted >= 40, out);
   }
 
   @ParameterizedTest
