@@ -81,11 +81,6 @@ public class RateLimitedException extends RuntimeException {
   }
 
   /**
-   * Describes the refusal, for example {@code rate limit 'orders' exceeded; retry after 100 ms}.
-   *
-   * @return the message, built on each call
-   */
-  /**
    * Every limit that refused the call: for a method with several limits, each one that refused it,
    * the one with the longest wait ({@link #limiterName()}) first; otherwise that one alone.
    *
@@ -98,6 +93,13 @@ public class RateLimitedException extends RuntimeException {
         : Collections.unmodifiableList(Arrays.asList(names.clone()));
   }
 
+  /**
+   * Describes the refusal, for example {@code rate limit 'orders' exceeded; retry after 100 ms},
+   * or, for a call several limits refused, {@code rate limit 'a' exceeded (also refused by 'b');
+   * retry after 1000 ms}.
+   *
+   * @return the message, built on each call
+   */
   @Override
   public String getMessage() {
     StringBuilder message = new StringBuilder("rate limit '").append(limiterName).append('\'');

@@ -210,6 +210,25 @@ class ConfigIT {
 
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void anHttpEntryInAJvmWithoutAServletContainerIsReported(String jdk) throws IOException {
+    Path file =
+        config(
+            String.join(
+                "\n",
+                "limits:",
+                "  - name: api",
+                "    http: { paths: \"/api/**\" }",
+                "    tokenBucket: { rate: 10 }",
+                ""));
+    Result r = ForkedJvm.withAgent(jdk, "config=" + file, LEGACY).assertExit(0);
+    assertTrue(
+        r.err.contains(
+            file + ":2: the http entry 'api' has reached no request yet: no servlet container"),
+        r.err);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void anEntryWithoutMethodsOverridesTheAnnotatedLimiterOfItsName(String jdk) throws IOException {
     Path file =
         config(

@@ -346,6 +346,21 @@ public final class LimitSet {
   }
 
   /**
+   * The {@code http} entries as messages name them: {@code weir.yaml:7: the http entry 'api'}.
+   *
+   * @return one line each, in file order
+   */
+  public List<String> httpEntries() {
+    List<String> entries = new ArrayList<String>();
+    for (ConfigLimit limit : limitsByName.values()) {
+      if (limit.isHttp()) {
+        entries.add(limit.origin() + ": the http entry '" + limit.name() + "'");
+      }
+    }
+    return entries;
+  }
+
+  /**
    * The {@code http} entries, as the gate applies them.
    *
    * @return one rule per entry, in file order

@@ -555,7 +555,8 @@ final class ConfigLimits {
 
   /**
    * What the config file asked for that nothing has used yet: patterns that matched no method,
-   * overrides that no annotated limiter claimed. A typo must not silently disable a limit.
+   * overrides that no annotated limiter claimed, {@code http} entries in a JVM where no servlet
+   * container has loaded. A typo must not silently disable a limit.
    *
    * @param loaded the JVM's loaded classes, to name the closest to a pattern that matched nothing;
    *     null for no such hint
@@ -578,6 +579,15 @@ final class ConfigLimits {
       }
     }
     lines.addAll(registered.unclaimedOverrides());
+    if (!ServletGate.containerSeen()) {
+      for (String entry : registered.httpEntries()) {
+        lines.add(
+            entry
+                + " has reached no request yet: no servlet container has loaded in this JVM (no"
+                + " class calling a javax.servlet or jakarta.servlet servlet's service or filter's"
+                + " doFilter), so it limits nothing");
+      }
+    }
     return lines;
   }
 

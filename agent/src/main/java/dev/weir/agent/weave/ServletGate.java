@@ -83,6 +83,19 @@ final class ServletGate implements ClassFileTransformer {
 
   private final ModuleEdges modules;
 
+  /** Set once a container's call of a servlet or filter was woven: http entries can apply. */
+  private static volatile boolean containerSeen;
+
+  /**
+   * Whether any servlet container's code has been woven for the http entries in this JVM.
+   *
+   * @return true once a class that calls a servlet's {@code service} or a filter's {@code doFilter}
+   *     was woven
+   */
+  static boolean containerSeen() {
+    return containerSeen;
+  }
+
   private ServletGate(ModuleEdges modules) {
     this.modules = modules;
   }
@@ -283,8 +296,11 @@ final class ServletGate implements ClassFileTransformer {
     }
     try {
       byte[] woven = weave(classFile, internalName);
-      if (woven != null && modules != null) {
-        modules.assureReadsBridge(classBeingRedefined, loader, internalName);
+      if (woven != null) {
+        containerSeen = true;
+        if (modules != null) {
+          modules.assureReadsBridge(classBeingRedefined, loader, internalName);
+        }
       }
       return woven;
     } catch (Throwable t) {

@@ -239,6 +239,37 @@ class ConfigLimitsTest {
   }
 
   @Test
+  void anHttpEntryInAJvmWithoutAServletContainerIsReported() throws Exception {
+    ConfigFile file =
+        ConfigFile.parse(
+            "web.yaml",
+            "limits:\n"
+                + "  - name: api-web-warn\n"
+                + "    http: { paths: \"/api/**\" }\n"
+                + "    tokenBucket: { rate: 1 }\n");
+    assertTrue(file.errors().isEmpty(), file.errors().toString());
+    ConfigLimits config = ConfigLimits.of(LimitSet.register(file.limits(), new FakeClock(0), null));
+    java.lang.reflect.Field seen = ServletGate.class.getDeclaredField("containerSeen");
+    seen.setAccessible(true);
+    boolean before = seen.getBoolean(null);
+    try {
+      seen.setBoolean(null, false);
+      assertEquals(
+          List.of(
+              "web.yaml:2: the http entry 'api-web-warn' has reached no request yet: no servlet"
+                  + " container has loaded in this JVM (no class calling a javax.servlet or"
+                  + " jakarta.servlet servlet's service or filter's doFilter), so it limits"
+                  + " nothing"),
+          config.unused(null));
+      seen.setBoolean(null, true); // a container's code was woven: the entry can apply
+      assertTrue(config.unused(null).isEmpty(), config.unused(null).toString());
+    } finally {
+      seen.setBoolean(null, before);
+      LimiterRegistry.supersede("name api-web-warn");
+    }
+  }
+
+  @Test
   void aReloadThatKeepsAnEntryKeepsWhatWeavingNotedOfIt() {
     ConfigLimits config = subtypesOfSvc();
     ClassLoader a = new ClassLoader(null) {};

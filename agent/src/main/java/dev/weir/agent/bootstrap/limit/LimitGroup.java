@@ -510,14 +510,16 @@ public final class LimitGroup extends Limiter {
       for (int i = 0; i < m && !alone; i++) {
         alone = waits[i] > JointCharge.waitBoundNanos(states[i].bucket);
       }
-      String[] names = new String[m];
-      names[0] = members[longest].name();
+      // the longest wait may be a cluster member's slot, which the call's wait started from
+      boolean fromHeld = waits[longest] < wait && held > 0;
+      String[] names = new String[m + 1];
+      names[0] = fromHeld ? longestHeld() : members[longest].name();
       int n = 1;
       for (int i = 0; i < m; i++) {
         long bound = JointCharge.waitBoundNanos(states[i].bucket);
         if (alone ? waits[i] > bound : wait > bound) {
           members[i].counts().reject();
-          if (i != longest) {
+          if (fromHeld || i != longest) {
             names[n++] = members[i].name();
           }
         }
@@ -525,6 +527,17 @@ public final class LimitGroup extends Limiter {
       String[] refused = new String[n];
       System.arraycopy(names, 0, refused, 0, n);
       return refused;
+    }
+
+    /** The name of the cluster member whose held slot is the latest. */
+    private String longestHeld() {
+      int latest = 0;
+      for (int j = 1; j < held; j++) {
+        if (reservations[j].waitNanos() > reservations[latest].waitNanos()) {
+          latest = j;
+        }
+      }
+      return holders[latest].name();
     }
 
     private void undo(int charged) {
