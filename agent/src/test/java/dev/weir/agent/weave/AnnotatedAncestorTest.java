@@ -10,8 +10,6 @@ import dev.weir.agent.bootstrap.core.FakeClock;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.ConfigFile;
 import dev.weir.agent.control.LimitSet;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import org.junit.jupiter.api.AfterEach;
@@ -26,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class AnnotatedAncestorTest {
   private static final String PKG = "fixtures.inplace.";
   private final FakeClock clock = new FakeClock(0);
-  private Loader loader;
+  private TransformingLoader loader;
 
   @BeforeEach
   void setUp() {
@@ -42,8 +40,8 @@ class AnnotatedAncestorTest {
     final ConfigLimits limits = ConfigLimits.of(LimitSet.register(file.limits(), clock, null));
     WeirTransformer transformer =
         new WeirTransformer(() -> new Weaver(clock, limits), limits, null);
-    loader = new Loader(transformer);
-    final Loader classes = loader;
+    loader = new TransformingLoader(transformer, PKG);
+    final TransformingLoader classes = loader;
     transformer.loadedNames((l, name) -> classes.isLoaded(name.replace('/', '.')));
   }
 
@@ -69,42 +67,5 @@ class AnnotatedAncestorTest {
             "@TokenBucket(capacity = 2) on AnnotatedBase#write: the third call is limited");
     assertTrue(e.getCause() instanceof RateLimitedException, String.valueOf(e.getCause()));
     assertEquals("inplace-own", ((RateLimitedException) e.getCause()).limiterName());
-  }
-
-  /** Defines the fixtures from their class files, through the transformer, as the JVM would. */
-  private static final class Loader extends ClassLoader {
-    private final WeirTransformer transformer;
-
-    Loader(WeirTransformer transformer) {
-      super(AnnotatedAncestorTest.class.getClassLoader());
-      this.transformer = transformer;
-    }
-
-    boolean isLoaded(String name) {
-      return findLoadedClass(name) != null;
-    }
-
-    @Override
-    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-      if (!name.startsWith(PKG)) {
-        return super.loadClass(name, resolve);
-      }
-      synchronized (getClassLoadingLock(name)) {
-        Class<?> loaded = findLoadedClass(name);
-        if (loaded != null) {
-          return loaded;
-        }
-        String resource = name.replace('.', '/') + ".class";
-        try (InputStream in = getResourceAsStream(resource)) {
-          byte[] original = in.readAllBytes();
-          byte[] transformed =
-              transformer.transform(this, name.replace('.', '/'), null, null, original);
-          byte[] bytes = transformed == null ? original : transformed;
-          return defineClass(name, bytes, 0, bytes.length);
-        } catch (IOException e) {
-          throw new ClassNotFoundException(name, e);
-        }
-      }
-    }
   }
 }

@@ -12,8 +12,6 @@ import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.ConfigFile;
 import dev.weir.agent.control.LimitSet;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -33,7 +31,7 @@ class InheritedImplementationsTest {
   private final FakeClock clock = new FakeClock(0);
   private WeirTransformer transformer;
   private ConfigLimits config;
-  private Loader loader;
+  private TransformingLoader loader;
 
   @BeforeEach
   void setUp() {
@@ -58,8 +56,8 @@ class InheritedImplementationsTest {
     config = ConfigLimits.of(LimitSet.register(file.limits(), clock, null));
     final ConfigLimits limits = config;
     transformer = new WeirTransformer(() -> new Weaver(clock, limits), limits, null);
-    loader = new Loader(transformer);
-    final Loader classes = loader;
+    loader = new TransformingLoader(transformer, PKG);
+    final TransformingLoader classes = loader;
     transformer.loadedNames((l, name) -> classes.isLoaded(name.replace('/', '.')));
   }
 
@@ -213,42 +211,5 @@ class InheritedImplementationsTest {
     InvocationTargetException e = assertThrows(InvocationTargetException.class, call::run);
     assertTrue(e.getCause() instanceof RateLimitedException, e.getCause().toString());
     return (RateLimitedException) e.getCause();
-  }
-
-  /** Defines the fixtures from their class files, through the transformer, as the JVM would. */
-  private static final class Loader extends ClassLoader {
-    private final WeirTransformer transformer;
-
-    Loader(WeirTransformer transformer) {
-      super(InheritedImplementationsTest.class.getClassLoader());
-      this.transformer = transformer;
-    }
-
-    boolean isLoaded(String name) {
-      return findLoadedClass(name) != null;
-    }
-
-    @Override
-    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-      if (!name.startsWith(PKG)) {
-        return super.loadClass(name, resolve);
-      }
-      synchronized (getClassLoadingLock(name)) {
-        Class<?> loaded = findLoadedClass(name);
-        if (loaded != null) {
-          return loaded;
-        }
-        String resource = name.replace('.', '/') + ".class";
-        try (InputStream in = getResourceAsStream(resource)) {
-          byte[] original = in.readAllBytes();
-          byte[] transformed =
-              transformer.transform(this, name.replace('.', '/'), null, null, original);
-          byte[] bytes = transformed == null ? original : transformed;
-          return defineClass(name, bytes, 0, bytes.length);
-        } catch (IOException e) {
-          throw new ClassNotFoundException(name, e);
-        }
-      }
-    }
   }
 }

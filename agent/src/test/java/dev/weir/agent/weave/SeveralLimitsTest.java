@@ -11,8 +11,6 @@ import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.config.ConfigFile;
 import dev.weir.agent.control.LimitSet;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -78,7 +76,7 @@ class SeveralLimitsTest {
     assertTrue(file.errors().isEmpty(), file.errors().toString());
     ConfigLimits limits = ConfigLimits.of(LimitSet.register(file.limits(), clock, null));
     transformer = new WeirTransformer(() -> new Weaver(clock, limits), limits, null);
-    quotes = new Loader(transformer).loadClass(QUOTES);
+    quotes = new TransformingLoader(transformer, PKG).loadClass(QUOTES);
     quotes.getField("bodyRuns").setInt(null, 0);
   }
 
@@ -249,40 +247,5 @@ class SeveralLimitsTest {
     assertTrue(message.contains("@dev.weir.SlidingWindow"), message);
     assertTrue(message.contains("does not know"), message);
     assertTrue(message.contains("newer than the agent"), message);
-  }
-
-  /** Defines the fixtures from their class files, through the transformer, as the JVM would. */
-  private static final class Loader extends ClassLoader {
-    private final WeirTransformer transformer;
-
-    Loader(WeirTransformer transformer) {
-      super(SeveralLimitsTest.class.getClassLoader());
-      this.transformer = transformer;
-    }
-
-    @Override
-    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-      if (!name.startsWith(PKG)) {
-        return super.loadClass(name, resolve);
-      }
-      synchronized (getClassLoadingLock(name)) {
-        Class<?> loaded = findLoadedClass(name);
-        if (loaded != null) {
-          return loaded;
-        }
-        try (InputStream in =
-            SeveralLimitsTest.class
-                .getClassLoader()
-                .getResourceAsStream(name.replace('.', '/') + ".class")) {
-          byte[] original = in.readAllBytes();
-          byte[] transformed =
-              transformer.transform(this, name.replace('.', '/'), null, null, original);
-          byte[] bytes = transformed == null ? original : transformed;
-          return defineClass(name, bytes, 0, bytes.length);
-        } catch (IOException e) {
-          throw new ClassNotFoundException(name, e);
-        }
-      }
-    }
   }
 }
