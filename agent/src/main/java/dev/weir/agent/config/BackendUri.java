@@ -40,6 +40,11 @@ public final class BackendUri {
   public static BackendUri parse(String text) {
     boolean tls = text.startsWith("rediss://");
     if (!tls && !text.startsWith("redis://")) {
+      if (text.startsWith("unix:") || text.startsWith("redis+unix:") || text.startsWith("/")) {
+        throw new IllegalArgumentException(
+            "must be a redis:// or rediss:// URI: Weir reaches Redis over TCP only (a Unix socket"
+                + " is not supported; give the server's host and port, as redis://127.0.0.1:6379)");
+      }
       throw new IllegalArgumentException("must be a redis:// or rediss:// URI");
     }
     String rest = text.substring(tls ? "rediss://".length() : "redis://".length());

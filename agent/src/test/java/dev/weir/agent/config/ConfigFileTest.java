@@ -458,6 +458,14 @@ class ConfigFileTest {
             "weir.yaml:3: backendKeyPrefix must be a non-empty key prefix without spaces, braces or"
                 + " control characters (braces are Redis Cluster hash tags), was \"{tag}\""),
         bad.errors());
+    ConfigFile socket =
+        ConfigFile.parse("weir.yaml", "backend: unix:///var/run/redis/redis.sock\nlimits: []");
+    assertEquals(
+        List.of(
+            "weir.yaml:1: backend must be a redis:// or rediss:// URI: Weir reaches Redis over TCP"
+                + " only (a Unix socket is not supported; give the server's host and port, as"
+                + " redis://127.0.0.1:6379), was 'unix:///var/run/redis/redis.sock'"),
+        socket.errors());
   }
 
   @Test
