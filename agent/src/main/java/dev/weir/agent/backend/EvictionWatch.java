@@ -214,6 +214,7 @@ final class EvictionWatch {
       return; // read again at the next check
     }
     s.unread = false;
+    warnIfWritableReplica(name, info);
     s.policy = maxmemory == 0 ? "noeviction" : policy;
     if (s.risky() && !s.policy.equals(s.warnedPolicy)) {
       s.warnedPolicy = s.policy;
@@ -232,6 +233,40 @@ final class EvictionWatch {
                   ? "backendAllowEviction: true, so Weir uses it even while it evicts"
                   : "Weir watches its evictions and stops using it while it evicts")
               + ". Set maxmemory-policy noeviction (or give Weir a Redis of its own)");
+    }
+  }
+
+  /**
+   * Warns once per connect when the server is a replica that accepts writes ({@code
+   * replica-read-only no}): the buckets Weir writes there reach neither its master nor the other
+   * replicas, so JVMs that reach different servers keep different buckets and together admit more
+   * than the limit. A replica that refuses writes needs no warning: every call fails and follows
+   * {@code onBackendFailure}, loudly.
+   */
+  private void warnIfWritableReplica(String name, Info info) {
+    String replication;
+    try {
+      replication = info.read(name, "replication");
+    } catch (RuntimeException e) {
+      return; // a server that hides its role: nothing to say of it
+    }
+    if (replication == null) {
+      return;
+    }
+    String readOnly = field(replication, "slave_read_only");
+    if (readOnly == null) {
+      readOnly = field(replication, "replica_read_only");
+    }
+    if ("slave".equals(field(replication, "role")) && "0".equals(readOnly)) {
+      AgentLog.warn(
+          "backend "
+              + described
+              + ": "
+              + name
+              + " is a replica that accepts writes (replica-read-only no): the buckets Weir writes"
+              + " there are not replicated to its master or to other replicas, so JVMs that reach"
+              + " different servers keep different buckets and together admit more than the"
+              + " limit. Point backend at the master");
     }
   }
 
