@@ -4,6 +4,8 @@ import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reports on the config file's limits: what the dry-run limits would have done, every 60 seconds
@@ -24,7 +26,15 @@ final class ConfigReporter implements Runnable {
 
   private final WeirTransformer transformer;
 
-  private ConfigReporter(WeirTransformer transformer) {
+  /**
+   * The lines of the last report that looked for near names, by their text before the hint: a
+   * report without the look (at shutdown) repeats a pattern's hint rather than dropping it.
+   */
+  private final Map<String, String> hinted = new ConcurrentHashMap<String, String>();
+
+  private static final String UNMATCHED = " has matched no method yet";
+
+  ConfigReporter(WeirTransformer transformer) {
     this.transformer = transformer;
   }
 
@@ -91,7 +101,20 @@ final class ConfigReporter implements Runnable {
    */
   void warnUnused(boolean hints) {
     for (String line : transformer.config().unused(hints ? transformer.loadedClasses() : null)) {
-      AgentLog.warn(line);
+      AgentLog.warn(hints ? noteHint(line) : withLastHint(line));
     }
+  }
+
+  String noteHint(String line) {
+    int at = line.indexOf(UNMATCHED);
+    if (at > 0 && line.length() > at + UNMATCHED.length()) {
+      hinted.put(line.substring(0, at + UNMATCHED.length()), line);
+    }
+    return line;
+  }
+
+  String withLastHint(String line) {
+    String earlier = hinted.get(line);
+    return earlier != null ? earlier : line;
   }
 }
