@@ -85,27 +85,9 @@ public final class LimitGroup extends Limiter {
     }
   }
 
-  /**
-   * The ids of the members that are config patterns' limits, for {@link CallDepth#enterGroup}.
-   *
-   * @return a copy
-   */
-  public int[] configIds() {
-    return configIds.clone();
-  }
-
   /** The config members' ids, not copied: for the bridge, which never writes them. */
   int[] configMembers() {
     return configIds;
-  }
-
-  /**
-   * The members' ids.
-   *
-   * @return a copy
-   */
-  public int[] memberIds() {
-    return ids.clone();
   }
 
   @Override
