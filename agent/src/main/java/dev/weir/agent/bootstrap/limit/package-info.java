@@ -1,6 +1,7 @@
 /**
  * Limiters and what woven code calls: {@code WeirBridge} (the bridge, whose signatures use only
- * {@code java.lang} types), {@code LimiterRegistry} (limiters by id, with the loaders that own
+ * {@code java.lang} types; {@code RefusingField} sets the names of every refusing limit on the
+ * application's exception), {@code LimiterRegistry} (limiters by id, with the loaders that own
  * them), {@code LimitGroup} (the limits of a method with several, decided together), {@code
  * BucketLimiter} (a call's decision over a {@code GcraBucket}, local or keyed, and the live
  * change), with the pieces it is made of: {@code ClusterBucket} (the cluster path's exchanges),
