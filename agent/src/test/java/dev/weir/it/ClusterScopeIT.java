@@ -352,28 +352,8 @@ class ClusterScopeIT {
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
   void aRedisClusterServesAPerKeyLimit(String jdk) throws Exception {
-    String cli =
-        RedisServer.binary() == null ? null : RedisServer.binary().replace("-server", "-cli");
-    List<RedisServer> nodes = new ArrayList<>();
+    List<RedisServer> nodes = RedisServer.startCluster(3);
     try {
-      for (int i = 0; i < 3; i++) {
-        nodes.add(RedisServer.start("--cluster-enabled", "yes"));
-      }
-      List<String> create = new ArrayList<>(List.of(cli, "--cluster", "create"));
-      for (RedisServer node : nodes) {
-        create.add("127.0.0.1:" + node.port());
-      }
-      create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
-      Process p = new ProcessBuilder(create).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes());
-      assertEquals(0, p.waitFor(), out);
-      for (RedisServer node : nodes) {
-        for (int i = 0;
-            i < 100 && !node.command("CLUSTER", "INFO").contains("cluster_state:ok");
-            i++) {
-          Thread.sleep(50);
-        }
-      }
       List<String> lines = new ArrayList<>();
       StringBuilder backend = new StringBuilder("backend: [");
       for (int i = 0; i < nodes.size(); i++) {

@@ -134,6 +134,50 @@ public final class RedisServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts a Redis Cluster of {@code n} masters, no replicas, and waits until every node says it is
+   * ok (or skips the calling test if there is no {@code redis-server}).
+   *
+   * @param n the nodes, at least 3
+   * @return the nodes; close each when done
+   * @throws Exception if {@code redis-cli --cluster create} fails
+   */
+  public static List<RedisServer> startCluster(int n) throws Exception {
+    List<RedisServer> nodes = new ArrayList<>();
+    boolean started = false;
+    try {
+      for (int i = 0; i < n; i++) {
+        nodes.add(start("--cluster-enabled", "yes"));
+      }
+      List<String> create =
+          new ArrayList<>(List.of(binary().replace("-server", "-cli"), "--cluster", "create"));
+      for (RedisServer node : nodes) {
+        create.add("127.0.0.1:" + node.port());
+      }
+      create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+      Process p = new ProcessBuilder(create).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes());
+      if (p.waitFor() != 0) {
+        throw new IllegalStateException("redis-cli --cluster create failed:\n" + out);
+      }
+      for (RedisServer node : nodes) {
+        for (int i = 0;
+            i < 100 && !node.command("CLUSTER", "INFO").contains("cluster_state:ok");
+            i++) {
+          Thread.sleep(50);
+        }
+      }
+      started = true;
+      return nodes;
+    } finally {
+      if (!started) {
+        for (RedisServer node : nodes) {
+          node.close();
+        }
+      }
+    }
+  }
+
   /** A port nothing listens on now. */
   public static int freePort() {
     try (ServerSocket s = new ServerSocket(0)) {

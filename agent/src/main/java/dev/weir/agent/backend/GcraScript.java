@@ -2,6 +2,7 @@ package dev.weir.agent.backend;
 
 import dev.weir.agent.bootstrap.cluster.Backend;
 import dev.weir.agent.bootstrap.cluster.ClusterScope;
+import dev.weir.agent.bootstrap.cluster.SharedCharge;
 import dev.weir.agent.bootstrap.core.GcraBucket;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import java.io.ByteArrayOutputStream;
@@ -18,10 +19,10 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * The script of cluster scope, {@code gcra.lua}: the core's GCRA ({@link GcraBucket}) line for line
- * on one key, on Redis's {@code TIME}. Holds its text and SHA-1, makes one call of it ({@code
- * EVALSHA}, then {@code EVAL} where the server has not the script), and turns a bucket's settings
- * into its arguments ({@code ARGV}). Stateless but for the arguments each {@link ClusterScope}
- * keeps in its slot; thread-safe.
+ * on one key, and its joint charge of several ({@link SharedCharge}), on Redis's {@code TIME}.
+ * Holds its text and SHA-1, makes one call of it ({@code EVALSHA}, then {@code EVAL} where the
+ * server has not the script), and turns a bucket's settings into its arguments ({@code ARGV}).
+ * Stateless but for the arguments each {@link ClusterScope} keeps in its slot; thread-safe.
  */
 final class GcraScript {
   /** The script: the core's GCRA on one key. */
@@ -51,7 +52,11 @@ final class GcraScript {
    * @throws RuntimeException as the client throws it (see {@link RedisFailures})
    */
   static Object run(UnifiedJedis c, String key, List<String> args) {
-    List<String> keys = Collections.singletonList(key);
+    return run(c, Collections.singletonList(key), args);
+  }
+
+  /** As {@link #run(UnifiedJedis, String, List)}, on several keys (one slot of a Redis Cluster). */
+  static Object run(UnifiedJedis c, List<String> keys, List<String> args) {
     try {
       return c.evalsha(SHA, keys, args);
     } catch (JedisNoScriptException e) {
@@ -88,6 +93,96 @@ final class GcraScript {
     }
   }
 
+  /** A joint charge's header: operation, earliest and latest departure, test clock. */
+  private static final int JOINT_HEADER = 4;
+
+  /** A bucket's block of settings, as the script reads it. */
+  private static final int BLOCK = 10;
+
+  /**
+   * ARGV of a joint charge ({@code j}): the departure's bounds, the test clock's reading, and each
+   * bucket's settings (kept in its scope's slot as for {@link #arguments}).
+   */
+  static List<String> jointArguments(
+      SharedCharge call, long minWaitNanos, long maxWaitNanos, NanoClock testClock) {
+    int n = call.size();
+    String[] values = new String[JOINT_HEADER + n * BLOCK];
+    values[0] = "j";
+    values[1] = Long.toString(minWaitNanos);
+    values[2] = Long.toString(maxWaitNanos);
+    values[3] = testClock == null ? "" : Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
+    for (int i = 0; i < n; i++) {
+      String[] settings = prepared(call.scope(i), call.bucket(i), call.permits(i)).settings;
+      System.arraycopy(settings, 0, values, JOINT_HEADER + i * BLOCK, BLOCK);
+    }
+    return Arrays.asList(values);
+  }
+
+  /**
+   * ARGV of an undo ({@code u}): each bucket's settings and its states before and after the charge,
+   * as the joint charge answered them ({@link #jointAnswer}'s record).
+   */
+  static List<String> undoArguments(SharedCharge call, String[] states, NanoClock testClock) {
+    int n = call.size();
+    String[] values = new String[JOINT_HEADER + n * (BLOCK + 2)];
+    values[0] = "u";
+    values[1] = "0";
+    values[2] = "0";
+    values[3] = testClock == null ? "" : Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
+    for (int i = 0; i < n; i++) {
+      int at = JOINT_HEADER + i * (BLOCK + 2);
+      String[] settings = prepared(call.scope(i), call.bucket(i), call.permits(i)).settings;
+      System.arraycopy(settings, 0, values, at, BLOCK);
+      values[at + BLOCK] = states[2 * i];
+      values[at + BLOCK + 1] = states[2 * i + 1];
+    }
+    return Arrays.asList(values);
+  }
+
+  /**
+   * Reads a joint charge's answer into {@code call}: each bucket's own wait, and when charged the
+   * states that undo it.
+   *
+   * @return the departure, nanoseconds {@code >= 0}, or {@link SharedCharge#REFUSED}
+   * @throws IllegalStateException if the answer is not the script's
+   */
+  static long jointAnswer(Object answer, SharedCharge call) {
+    if (!(answer instanceof List)) {
+      throw new IllegalStateException("weir: the joint charge answered " + answer);
+    }
+    List<?> reply = (List<?>) answer;
+    int n = call.size();
+    for (int i = 0; i < n; i++) {
+      long wait = ((Long) reply.get(1 + i)).longValue();
+      call.waitNanos(i, wait < 0 ? Long.MAX_VALUE : wait);
+    }
+    long departure = ((Long) reply.get(0)).longValue();
+    if (departure < 0) {
+      return SharedCharge.REFUSED;
+    }
+    String[] states = new String[2 * n];
+    for (int j = 0; j < 2 * n; j++) {
+      Object state = reply.get(1 + n + j);
+      states[j] =
+          state instanceof byte[]
+              ? new String((byte[]) state, StandardCharsets.UTF_8)
+              : String.valueOf(state);
+    }
+    call.charged(states);
+    return departure;
+  }
+
+  /** The prepared settings of one bucket, kept in its scope's slot until they change. */
+  private static Prepared prepared(ClusterScope scope, GcraBucket bucket, long permits) {
+    Object slot = scope.prepared();
+    Prepared p = slot instanceof Prepared ? (Prepared) slot : null;
+    if (p == null || p.bucket != bucket || p.permits != permits) {
+      p = new Prepared(bucket, permits);
+      scope.prepared(p);
+    }
+    return p;
+  }
+
   /**
    * ARGV: the operation, the settings, and in tests the test clock's reading. The settings are kept
    * in the scope's slot until its bucket or permits change.
@@ -97,12 +192,7 @@ final class GcraScript {
    */
   static List<String> arguments(
       ClusterScope scope, char op, GcraBucket bucket, long permits, NanoClock testClock) {
-    Object slot = scope.prepared();
-    Prepared p = slot instanceof Prepared ? (Prepared) slot : null;
-    if (p == null || p.bucket != bucket || p.permits != permits) {
-      p = new Prepared(bucket, permits);
-      scope.prepared(p);
-    }
+    Prepared p = prepared(scope, bucket, permits);
     String[] values = new String[p.settings.length + (testClock == null ? 1 : 2)];
     values[0] = OPS[op];
     System.arraycopy(p.settings, 0, values, 1, p.settings.length);

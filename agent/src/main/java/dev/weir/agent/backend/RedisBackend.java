@@ -4,12 +4,14 @@ import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.AgentThreads;
 import dev.weir.agent.bootstrap.cluster.Backend;
 import dev.weir.agent.bootstrap.cluster.ClusterScope;
+import dev.weir.agent.bootstrap.cluster.SharedCharge;
 import dev.weir.agent.bootstrap.core.GcraBucket;
 import dev.weir.agent.bootstrap.core.NanoClock;
 import dev.weir.agent.config.BackendTls;
 import dev.weir.agent.config.BackendUri;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -34,6 +36,7 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.providers.PooledConnectionProvider;
+import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.Pool;
 
 /**
@@ -253,24 +256,94 @@ public final class RedisBackend extends Backend {
     try {
       List<String> args = GcraScript.arguments(scope, op, bucket, permits, scriptClock);
       return ((Long) GcraScript.run(c, key, args)).longValue();
-    } catch (JedisDataException e) {
-      if (!RedisFailures.ofOneKey(e)) {
-        down(e, key); // the server cannot serve (OOM, READONLY, CLUSTERDOWN, LOADING, NOAUTH, ...)
-        return UNAVAILABLE;
-      }
-      failures.keyRefused(key, e); // this key holds something else than a bucket: its calls fail
-      return UNAVAILABLE;
     } catch (RuntimeException e) {
-      if (RedisFailures.poolExhausted(e)) {
-        // more calls at once than connections: those beyond follow onBackendFailure, Redis is fine
-        failures.poolFull();
-        return UNAVAILABLE;
-      }
-      down(e, key);
+      failed(e, key, true);
       return UNAVAILABLE;
     } finally {
       CallDeadline.end(outer);
     }
+  }
+
+  /**
+   * One script call charging every key of {@code call} ({@code j}); on a Redis Cluster only when
+   * they share one slot (else {@link SharedCharge#NOT_JOINT}: the caller reserves them one by one).
+   * A key's own error (it holds another type) answers {@link #UNAVAILABLE} without marking the
+   * backend down: each limit alone then meets, and logs, its own.
+   */
+  @Override
+  protected long chargeAll(SharedCharge call, long minWaitNanos, long maxWaitNanos) {
+    UnifiedJedis c = client;
+    if (c == null || !answering || evictions.evicting()) {
+      return UNAVAILABLE;
+    }
+    List<String> keys = keysOf(call);
+    if (clusterMode && !oneSlot(keys)) {
+      return SharedCharge.NOT_JOINT;
+    }
+    long outer = CallDeadline.start(timeoutMillis);
+    try {
+      List<String> args = GcraScript.jointArguments(call, minWaitNanos, maxWaitNanos, scriptClock);
+      return GcraScript.jointAnswer(GcraScript.run(c, keys, args), call);
+    } catch (RuntimeException e) {
+      failed(e, keys.get(0), false); // a key's own error: each limit alone meets and logs it
+      return UNAVAILABLE;
+    } finally {
+      CallDeadline.end(outer);
+    }
+  }
+
+  /** One script call undoing the charges of {@link #chargeAll} ({@code u}). */
+  @Override
+  protected void undoAll(SharedCharge call, Object record) {
+    UnifiedJedis c = client;
+    if (c == null || !answering) {
+      return; // the charges stay taken: less is admitted, never more
+    }
+    List<String> keys = keysOf(call);
+    long outer = CallDeadline.start(timeoutMillis);
+    try {
+      GcraScript.run(c, keys, GcraScript.undoArguments(call, (String[]) record, scriptClock));
+    } catch (RuntimeException e) {
+      failed(e, keys.get(0), false);
+    } finally {
+      CallDeadline.end(outer);
+    }
+  }
+
+  /**
+   * What a failed exchange means ({@link RedisFailures}): an error of one key (it holds something
+   * else than a bucket: its calls fail, logged if {@code logKey}), a full pool (more calls at once
+   * than connections: those beyond follow onBackendFailure, Redis is fine), or a server that cannot
+   * serve (OOM, READONLY, CLUSTERDOWN, LOADING, NOAUTH, a timeout, ...): down.
+   */
+  private void failed(RuntimeException e, String key, boolean logKey) {
+    if (e instanceof JedisDataException && RedisFailures.ofOneKey((JedisDataException) e)) {
+      if (logKey) {
+        failures.keyRefused(key, (JedisDataException) e);
+      }
+    } else if (!(e instanceof JedisDataException) && RedisFailures.poolExhausted(e)) {
+      failures.poolFull();
+    } else {
+      down(e, key);
+    }
+  }
+
+  private static List<String> keysOf(SharedCharge call) {
+    String[] keys = new String[call.size()];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = call.key(i);
+    }
+    return Arrays.asList(keys);
+  }
+
+  private static boolean oneSlot(List<String> keys) {
+    int slot = JedisClusterCRC16.getSlot(keys.get(0));
+    for (int i = 1; i < keys.size(); i++) {
+      if (JedisClusterCRC16.getSlot(keys.get(i)) != slot) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

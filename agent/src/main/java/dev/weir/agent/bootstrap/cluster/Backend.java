@@ -48,6 +48,31 @@ public abstract class Backend {
       ClusterScope scope, char op, String key, GcraBucket bucket, long permits);
 
   /**
+   * Charges one call on several shared buckets in one exchange, all or nothing, as {@link
+   * SharedCharge#charge} describes: sets each bucket's own wait ({@link SharedCharge#waitNanos(int,
+   * long)}) and, when charged, the record that undoes the charges ({@link SharedCharge#charged}).
+   * This default reaches no two keys in one exchange.
+   *
+   * @param call the buckets, keys and permits
+   * @param minWaitNanos the earliest departure, nanoseconds from now
+   * @param maxWaitNanos the latest departure allowed, nanoseconds from now
+   * @return as {@link SharedCharge#charge}
+   */
+  protected long chargeAll(SharedCharge call, long minWaitNanos, long maxWaitNanos) {
+    return SharedCharge.NOT_JOINT;
+  }
+
+  /**
+   * Undoes the charges of {@link #chargeAll} by {@link
+   * dev.weir.agent.bootstrap.core.JointCharge#undo}'s rule, in one exchange; a failure leaves them
+   * taken. This default has nothing to undo.
+   *
+   * @param call the buckets charged
+   * @param record what {@link #chargeAll} kept
+   */
+  protected void undoAll(SharedCharge call, Object record) {}
+
+  /**
    * Whether the backend answers and is used: false from a failed exchange until a background probe
    * gets an answer again, and while it is not used for a reason of its own ({@link
    * #notUsedBecause}). Callers take their fallback at once while it is false.

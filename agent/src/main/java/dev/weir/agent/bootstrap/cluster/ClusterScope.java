@@ -77,6 +77,11 @@ public final class ClusterScope {
     }
   }
 
+  /** The backend, for {@link SharedCharge}. */
+  Backend backend() {
+    return backend;
+  }
+
   /** The name with {@code \} and {@code :} escaped by {@code \}. */
   private static String escaped(String name) {
     if (name.indexOf(':') < 0 && name.indexOf('\\') < 0) {

@@ -856,6 +856,9 @@ public final class BucketLimiter extends Limiter {
    * @return the key held; null for the keyless bucket
    */
   String heldKey(String key) {
+    if (key != null && cluster != null) {
+      cluster.keyUsed(); // a group charging this cluster limit with others: per key from now on
+    }
     return key == null ? null : KeyDigest.isLong(key) ? held(key) : key;
   }
 

@@ -49,8 +49,8 @@ final class ClusterBucket {
    *     failed (see {@link #onFailure})
    */
   long acquire(String key, GcraBucket settings) {
-    if (key != null && !keyed) {
-      keyed = true;
+    if (key != null) {
+      keyUsed();
     }
     long answer =
         permits > settings.capacity()
@@ -60,6 +60,13 @@ final class ClusterBucket {
       return answer;
     }
     return answer <= -GcraBucket.NEVER_TICKS ? GcraBucket.NEVER : answer;
+  }
+
+  /** Notes a call made with a key: the buckets are per key from now on. */
+  void keyUsed() {
+    if (!keyed) {
+      keyed = true;
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.weir.agent.bootstrap.limit;
 
 import dev.weir.agent.bootstrap.CallDepth;
+import dev.weir.agent.bootstrap.cluster.SharedCharge;
 import dev.weir.agent.bootstrap.core.BucketState;
 import dev.weir.agent.bootstrap.core.GcraBucket;
 import dev.weir.agent.bootstrap.core.JointCharge;
@@ -47,8 +48,19 @@ final class GroupCall {
       holders[j] = null;
       heldKeys[j] = null;
     }
+    for (int j = 0; j < shares; j++) {
+      sharedMembers[j] = null;
+      sharedKeys[j] = null;
+    }
+    if (shared != null) {
+      shared.clear();
+    }
     m = 0;
     held = 0;
+    shares = 0;
+    sharedCharged = false;
+    oneByOne = false;
+    departureBy = null;
     refusedBy = null;
     clock = null;
     busy = false;
@@ -68,6 +80,27 @@ final class GroupCall {
   final String[] heldKeys;
   int held;
 
+  /** Cluster members, charged together in one exchange ({@link #chargeShared}). */
+  final BucketLimiter[] sharedMembers;
+
+  final String[] sharedKeys;
+  int shares;
+
+  /** The exchange's work; made at the thread's first call with cluster members. */
+  private SharedCharge shared;
+
+  /** Whether the cluster members are charged (an interrupted wait gives back on them too). */
+  private boolean sharedCharged;
+
+  /**
+   * Set by {@link #chargeShared} when the backend cannot charge the cluster members in one exchange
+   * (or failed): nothing was charged, and they are to be reserved one by one.
+   */
+  boolean oneByOne;
+
+  /** The cluster member whose wait set the departure of {@link #chargeShared}; else null. */
+  private String departureBy;
+
   /** The names of the limits that refused the call, the longest wait first. */
   String[] refusedBy;
 
@@ -85,6 +118,14 @@ final class GroupCall {
     reservations = new Reservation[n];
     holders = new BucketLimiter[n];
     heldKeys = new String[n];
+    sharedMembers = new BucketLimiter[n];
+    sharedKeys = new String[n];
+  }
+
+  void addShared(BucketLimiter member, String key) {
+    sharedMembers[shares] = member;
+    sharedKeys[shares] = key;
+    shares++;
   }
 
   void add(BucketLimiter member, String key) {
@@ -268,10 +309,19 @@ final class GroupCall {
   }
 
   private long admitAll() {
-    for (int i = 0; i < m; i++) {
-      members[i].counts().admit();
+    for (int i = 0, n = chargedMembers(); i < n; i++) {
+      charged(i).counts().admit();
     }
     return Limiter.ADMITTED;
+  }
+
+  /** The members charged: the local ones, then the cluster ones charged with them. */
+  private int chargedMembers() {
+    return sharedCharged ? m + shares : m;
+  }
+
+  private BucketLimiter charged(int i) {
+    return i < m ? members[i] : sharedMembers[i - m];
   }
 
   /** Parks until the departure, counted as a wait on each member; interrupted, gives back all. */
@@ -285,8 +335,9 @@ final class GroupCall {
   }
 
   private long awaitOwn(long now, long wait) {
-    for (int i = 0; i < m; i++) {
-      members[i].counts().startWait();
+    int n = chargedMembers();
+    for (int i = 0; i < n; i++) {
+      charged(i).counts().startWait();
     }
     try {
       long due = now + wait;
@@ -294,28 +345,148 @@ final class GroupCall {
         long left = due - clock.nanoTime();
         if (left <= 0) {
           long spent = Math.max(0, clock.nanoTime() - now);
-          for (int i = 0; i < m; i++) {
-            members[i].counts().admitAfterWait(spent);
+          for (int i = 0; i < n; i++) {
+            charged(i).counts().admitAfterWait(spent);
           }
           return Limiter.ADMITTED;
         }
         clock.parkNanos(left);
         if (Thread.currentThread().isInterrupted()) {
-          refusedBy = new String[] {members[longest].name()};
+          refusedBy = new String[] {departureBy != null ? departureBy : members[longest].name()};
           undo(m);
+          if (sharedCharged) {
+            shared.undo();
+          }
           long retry = 1;
-          for (int i = 0; i < m; i++) {
-            members[i].counts().reject();
-            retry = Math.max(retry, members[i].probe(keys[i]));
+          for (int i = 0; i < n; i++) {
+            charged(i).counts().reject();
+            retry = Math.max(retry, charged(i).probe(i < m ? keys[i] : sharedKeys[i - m]));
           }
           return ~retry;
         }
       }
     } finally {
-      for (int i = 0; i < m; i++) {
-        members[i].counts().endWait();
+      for (int i = 0; i < n; i++) {
+        charged(i).counts().endWait();
       }
     }
+  }
+
+  /**
+   * Charges the local and the cluster members together: the local ones are planned (nothing taken),
+   * the cluster ones are charged in one exchange departing no earlier than the local ones need
+   * ({@link SharedCharge}), and the local ones are then charged at that departure; a local charge
+   * that finds its state moved undoes them all and plans again. Waits for the departure. If the
+   * backend cannot charge them in one exchange, or failed, sets {@link #oneByOne}, nothing charged.
+   */
+  long chargeShared() {
+    if (shared == null) {
+      shared = new SharedCharge(sharedMembers.length);
+    }
+    long maxWait = Long.MAX_VALUE;
+    for (int j = 0; j < shares; j++) {
+      BucketLimiter b = sharedMembers[j];
+      GcraBucket g = b.bucket();
+      shared.add(b.cluster(), sharedKeys[j], g, b.permits());
+      maxWait = Math.min(maxWait, JointCharge.waitBoundNanos(g));
+    }
+    clock = (m > 0 ? members[0] : sharedMembers[0]).clock();
+    for (; ; ) {
+      long localWait = 0;
+      long bound = maxWait;
+      if (m > 0) {
+        long planned = plan(clock.nanoTime(), 0);
+        if (planned == PLAN_AGAIN) {
+          continue;
+        }
+        if (planned < 0) {
+          return -planned; // refused by a local member: the backend is not asked
+        }
+        localWait = planned;
+        for (int i = 0; i < m; i++) {
+          bound = Math.min(bound, JointCharge.waitBoundNanos(states[i].bucket));
+        }
+      }
+      long departure = shared.charge(localWait, bound);
+      if (departure == SharedCharge.NOT_JOINT || departure == SharedCharge.UNAVAILABLE) {
+        oneByOne = true;
+        return Limiter.ADMITTED;
+      }
+      if (departure == SharedCharge.REFUSED) {
+        return refuseShared(localWait);
+      }
+      long now = clock.nanoTime();
+      int charged = 0;
+      while (charged < m
+          && JointCharge.chargeAt(
+                  states[charged],
+                  now,
+                  departure,
+                  members[charged].permits(),
+                  slots,
+                  charged * JointCharge.SLOT)
+              == JointCharge.CHARGED) {
+        charged++;
+      }
+      if (charged < m) {
+        undo(charged);
+        shared.undo();
+        continue; // a local state moved since the plan: plan again
+      }
+      sharedCharged = true;
+      departureBy = departure > localWait ? sharedMembers[longestShared()].name() : null;
+      return departure == 0 ? admitAll() : await(now, departure);
+    }
+  }
+
+  /** The cluster member with the longest own wait in the last exchange. */
+  private int longestShared() {
+    int longestAt = 0;
+    for (int j = 1; j < shares; j++) {
+      if (shared.waitNanos(j) > shared.waitNanos(longestAt)) {
+        longestAt = j;
+      }
+    }
+    return longestAt;
+  }
+
+  /**
+   * Counts a call the exchange refused, by {@link #countRefusal}'s rule over the local and the
+   * cluster members, and returns its retry-after.
+   */
+  private long refuseShared(long localWait) {
+    long wait = localWait;
+    long minBound = Long.MAX_VALUE;
+    boolean alone = false;
+    int n = m + shares;
+    for (int i = 0; i < n; i++) {
+      long own = i < m ? waits[i] : shared.waitNanos(i - m);
+      long bound = JointCharge.waitBoundNanos(i < m ? states[i].bucket : shared.bucket(i - m));
+      wait = Math.max(wait, own);
+      minBound = Math.min(minBound, bound);
+      alone |= own > bound;
+    }
+    int first = m + longestShared();
+    if (m > 0 && waits[longest] > shared.waitNanos(first - m)) {
+      first = longest;
+    }
+    String[] names = new String[n];
+    names[0] = (first < m ? members[first] : sharedMembers[first - m]).name();
+    int named = 1;
+    for (int i = 0; i < n; i++) {
+      long own = i < m ? waits[i] : shared.waitNanos(i - m);
+      GcraBucket b = i < m ? states[i].bucket : shared.bucket(i - m);
+      BucketLimiter member = i < m ? members[i] : sharedMembers[i - m];
+      if (alone ? own > JointCharge.waitBoundNanos(b) : wait > JointCharge.waitBoundNanos(b)) {
+        member.counts().reject();
+        if (i != first) {
+          names[named++] = member.name();
+        }
+      }
+    }
+    refusedBy = new String[named];
+    System.arraycopy(names, 0, refusedBy, 0, named);
+    return wait == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, wait - minBound);
   }
 
   /**

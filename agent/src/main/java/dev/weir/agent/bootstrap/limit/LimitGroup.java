@@ -144,12 +144,32 @@ public final class LimitGroup extends Limiter {
         call.add(b, b.heldKey(k));
         continue;
       }
-      long alone = decideAlone(member, k, call);
+      if (member instanceof BucketLimiter && !((BucketLimiter) member).dryRun()) {
+        BucketLimiter b = (BucketLimiter) member;
+        call.addShared(b, b.heldKey(k)); // a cluster member: charged with the others below
+        continue;
+      }
+      long alone = decideAlone(member, k);
       if (alone != ADMITTED) {
-        call.withdrawAll();
         return refused(member.name(), alone);
       }
-      minWait = Math.max(minWait, call.heldWait());
+    }
+    if (call.shares > 0) {
+      long result = call.chargeShared();
+      if (!call.oneByOne) {
+        if (result != ADMITTED) {
+          REFUSED_BY.get()[0] = call.refusedBy;
+        }
+        return result;
+      }
+      for (int j = 0; j < call.shares; j++) {
+        long alone = reserve(call.sharedMembers[j], call.sharedKeys[j], call);
+        if (alone != ADMITTED) {
+          call.withdrawAll();
+          return refused(call.sharedMembers[j].name(), alone);
+        }
+        minWait = Math.max(minWait, call.heldWait());
+      }
     }
     long result = call.m == 0 ? ADMITTED : call.charge(minWait);
     if (result == ADMITTED && call.held > 0) {
@@ -217,20 +237,24 @@ public final class LimitGroup extends Limiter {
   }
 
   /**
-   * A member that decides alone: an invalid one throws, a draining one refuses, a dry run admits; a
-   * cluster member holds its slot in {@code call}.
+   * A member that decides alone: an invalid one throws, a draining one refuses, a dry run admits.
    */
-  private static long decideAlone(Limiter member, String key, GroupCall call) {
-    if (member instanceof BucketLimiter && !((BucketLimiter) member).dryRun()) {
-      Reservation r = member.reserve(key);
-      if (r.isLimited()) {
-        return r.retryAfterNanos();
-      }
-      call.hold(r, (BucketLimiter) member, key);
-      return ADMITTED;
-    }
+  private static long decideAlone(Limiter member, String key) {
     long result = key == null ? member.acquire() : member.acquire(key);
     return result >= 0 ? result : ~result;
+  }
+
+  /**
+   * A cluster member reserved on its own (the backend cannot charge the call's cluster members in
+   * one exchange): its slot is held in {@code call}, given back if another member refuses.
+   */
+  private static long reserve(BucketLimiter member, String key, GroupCall call) {
+    Reservation r = member.reserve(key);
+    if (r.isLimited()) {
+      return r.retryAfterNanos();
+    }
+    call.hold(r, member, key);
+    return ADMITTED;
   }
 
   private static long refused(String name, long retryAfterNanos) {

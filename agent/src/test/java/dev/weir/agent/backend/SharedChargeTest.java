@@ -1,0 +1,402 @@
+package dev.weir.agent.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weir.agent.bootstrap.cluster.ClusterScope;
+import dev.weir.agent.bootstrap.core.Discipline;
+import dev.weir.agent.bootstrap.core.FakeClock;
+import dev.weir.agent.bootstrap.core.GcraBucket;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
+import dev.weir.agent.bootstrap.limit.LimitGroup;
+import dev.weir.agent.bootstrap.limit.Limiter;
+import dev.weir.agent.bootstrap.limit.LimiterRegistry;
+import dev.weir.agent.config.BackendUri;
+import dev.weir.redis.RedisServer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several cluster limits on one call, charged in one script call on a real Redis (the script on the
+ * test's fake clock): the same calls at the same instants get the same answers, waits, names and
+ * counts as the same limits kept locally (JointCharge's rules, on the script's side), in one
+ * exchange, all or nothing, with exact totals under eight threads.
+ */
+class SharedChargeTest {
+  private static RedisServer redis;
+  private static RedisBackend backend;
+  private static int names;
+  private final FakeClock clock = new FakeClock(TimeUnit.SECONDS.toNanos(100));
+
+  @BeforeAll
+  static void start() throws Exception {
+    redis = RedisServer.start();
+    backend = RedisBackend.start(List.of(BackendUri.parse(redis.uri())), 2000, "");
+    SharedBucketContractTest.awaitAnswering(backend);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (backend != null) {
+      backend.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @BeforeEach
+  void onTheFakeClock() {
+    backend.useClockForTests(clock);
+  }
+
+  /** The settings of one limit: made local or cluster-wide alike. */
+  private record Settings(
+      Discipline discipline, double rate, TimeUnit per, long capacity, long maxWaitMillis) {
+    BucketLimiter make(String name, FakeClock clock, boolean cluster) {
+      boolean wait = maxWaitMillis > 0 || discipline == Discipline.SHAPING;
+      GcraBucket bucket =
+          GcraBucket.create(
+              discipline,
+              rate,
+              per,
+              capacity,
+              wait,
+              maxWaitMillis > 0 ? TimeUnit.MILLISECONDS.toNanos(maxWaitMillis) : Long.MAX_VALUE,
+              clock.nanoTime());
+      ClusterScope scope =
+          cluster ? new ClusterScope(backend, "", name, ClusterScope.OnFailure.REJECT) : null;
+      return new BucketLimiter(name, "test", bucket, 1, clock, false, scope);
+    }
+  }
+
+  private static Settings token(double perSecond, long capacity) {
+    return new Settings(Discipline.TOKEN_BUCKET, perSecond, TimeUnit.SECONDS, capacity, 0);
+  }
+
+  private static Settings tokenWaiting(double perSecond, long capacity, long maxWaitMillis) {
+    return new Settings(
+        Discipline.TOKEN_BUCKET, perSecond, TimeUnit.SECONDS, capacity, maxWaitMillis);
+  }
+
+  private static Settings shaping(double perSecond, long queue) {
+    return new Settings(Discipline.SHAPING, perSecond, TimeUnit.SECONDS, queue, 0);
+  }
+
+  /** A group of limits, each kept locally or by Redis as {@code cluster} says. */
+  private final class Side {
+    final List<BucketLimiter> members = new ArrayList<>();
+    final LimitGroup group;
+
+    Side(boolean[] cluster, Settings... limits) {
+      int[] ids = new int[limits.length];
+      int n = names++;
+      for (int i = 0; i < limits.length; i++) {
+        BucketLimiter l = limits[i].make("shared-" + n + "-" + (char) ('a' + i), clock, cluster[i]);
+        members.add(l);
+        ids[i] = LimiterRegistry.register("shared-charge " + n + " " + i, l);
+      }
+      group =
+          new LimitGroup(
+              "g", "Test#m()", ids, new boolean[limits.length], new boolean[limits.length]);
+    }
+
+    /** One call, and what it left: the answer, the names, and each member's counts. */
+    String call() {
+      long before = clock.nanoTime();
+      long r = group.acquire();
+      StringBuilder s = new StringBuilder();
+      s.append(r == Limiter.ADMITTED ? "admitted" : r > 0 ? "limited " + r : "interrupted " + ~r);
+      s.append(" after ").append(clock.nanoTime() - before);
+      if (r != Limiter.ADMITTED) {
+        String[] by = LimitGroup.refusingLimits();
+        for (String name : by) {
+          s.append(' ').append(name.substring(name.lastIndexOf('-') + 1));
+        }
+      }
+      for (BucketLimiter m : members) {
+        s.append(" | ").append(m.granted()).append('/').append(m.rejected());
+        s.append('/').append(m.waited()).append('/').append(m.availablePermits());
+      }
+      return s.toString();
+    }
+  }
+
+  /** The same calls at the same instants on local limits and on the same limits in Redis. */
+  private void same(long stepMillis, int calls, boolean[] cluster, Settings... limits) {
+    Side local = new Side(new boolean[limits.length], limits);
+    long start = clock.nanoTime();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < calls; i++) {
+      expected.add(i + ": " + local.call());
+      clock.advance(TimeUnit.MILLISECONDS.toNanos(stepMillis));
+    }
+    clock.set(start);
+    Side shared = new Side(cluster, limits);
+    List<String> actual = new ArrayList<>();
+    for (int i = 0; i < calls; i++) {
+      actual.add(i + ": " + shared.call());
+      clock.advance(TimeUnit.MILLISECONDS.toNanos(stepMillis));
+    }
+    assertEquals(String.join("\n", expected), String.join("\n", actual));
+    assertEquals(0, shared.members.get(0).backendFailures());
+    String all = String.join("\n", expected);
+    assertTrue(all.contains("limited"), "the sequence reaches a refusal\n" + all);
+    boolean waits =
+        Arrays.stream(limits)
+            .allMatch(l -> l.maxWaitMillis > 0 || l.discipline == Discipline.SHAPING);
+    assertEquals(
+        waits,
+        !all.replaceAll("after 0 ", "").equals(all.replaceAll("after \\d+ ", "")),
+        "the sequence makes calls wait where a limit waits\n" + all);
+  }
+
+  private static final boolean[] BOTH = {true, true};
+
+  @Test
+  void twoRejectingTokenBucketsAnswerAsLocally() {
+    same(100, 60, BOTH, token(2, 3), token(1, 5));
+  }
+
+  @Test
+  void aWaitingTokenBucketAndAShapingOneShareOneDeparture() {
+    same(80, 40, BOTH, tokenWaiting(1, 1, 300), shaping(5, 3));
+  }
+
+  @Test
+  void aWaitingAndARejectingLimitRefuseWhatTheyWouldTogether() {
+    same(30, 50, BOTH, tokenWaiting(10, 1, 150), token(3, 4));
+  }
+
+  @Test
+  void aLocalAndAClusterLimitAnswerAsTwoLocalOnes() {
+    same(80, 40, new boolean[] {false, true}, shaping(5, 3), tokenWaiting(1, 1, 300));
+    same(80, 40, new boolean[] {true, false}, token(2, 3), tokenWaiting(5, 1, 300));
+  }
+
+  @Test
+  void threeClusterLimitsAreOneScriptCall() throws Exception {
+    Side side =
+        new Side(
+            new boolean[] {true, true, false, true},
+            token(1, 5),
+            shaping(5, 2),
+            token(1, 9),
+            token(2, 3));
+    long before = evalshaCalls();
+    assertEquals(Limiter.ADMITTED, side.group.acquire());
+    assertEquals(1, evalshaCalls() - before, "one exchange for the three cluster limits");
+    assertEquals(4, side.members.get(0).availablePermits());
+    assertEquals(8, side.members.get(2).availablePermits());
+    assertEquals(2, side.members.get(3).availablePermits());
+  }
+
+  private static Settings hourly(long capacity) {
+    return new Settings(Discipline.TOKEN_BUCKET, 1, TimeUnit.HOURS, capacity, 0);
+  }
+
+  private static int passNow(Limiter l) {
+    int n = 0;
+    while (n < 100 && l.acquire() == Limiter.ADMITTED) {
+      n++;
+    }
+    return n;
+  }
+
+  @Test
+  void theClusterLimitRefusesAndTheLocalOneIsChargedNothing() {
+    Side side = new Side(new boolean[] {true, false}, hourly(3), hourly(5));
+    assertEquals(3, passNow(side.group));
+    assertEquals(side.members.get(0).name(), LimitGroup.refusedBy());
+    assertEquals(2, side.members.get(1).availablePermits(), "paid for the three admitted only");
+    assertEquals(1, side.members.get(0).rejected());
+    assertEquals(0, side.members.get(1).rejected());
+  }
+
+  @Test
+  void aLocalRefusalLeavesTheClusterLimitUntouched() throws Exception {
+    Side side = new Side(new boolean[] {true, false}, hourly(5), hourly(2));
+    assertEquals(2, passNow(side.group));
+    long before = evalshaCalls();
+    assertTrue(side.group.acquire() > 0);
+    assertEquals(0, evalshaCalls() - before, "refused by the local limit: Redis not asked");
+    assertEquals(side.members.get(1).name(), LimitGroup.refusedBy());
+    assertEquals(3, passNow(side.members.get(0)), "Redis holds 5 less the 2 admitted");
+  }
+
+  @Test
+  void aRefusedCallIsChargedOnNoKey() {
+    Side side = new Side(BOTH, token(1, 5), token(1, 2));
+    assertEquals(Limiter.ADMITTED, side.group.acquire());
+    assertEquals(Limiter.ADMITTED, side.group.acquire());
+    long retry = side.group.acquire();
+    assertEquals(TimeUnit.SECONDS.toNanos(1), retry);
+    assertEquals(side.members.get(1).name(), LimitGroup.refusedBy());
+    assertEquals(3, side.members.get(0).availablePermits(), "the refused call took nothing");
+    assertEquals(1, side.members.get(1).rejected());
+    assertEquals(0, side.members.get(0).rejected(), "counted only where it was refused");
+  }
+
+  @Test
+  void anInterruptedWaiterGivesBackOnEveryKeyExactly() {
+    Side side = new Side(BOTH, shaping(2, 4), tokenWaiting(1, 1, 5000));
+    assertEquals(Limiter.ADMITTED, side.group.acquire());
+    long shaped = side.members.get(0).availablePermits();
+    long tokens = side.members.get(1).availablePermits();
+    clock.onPark(() -> Thread.currentThread().interrupt());
+    try {
+      long r = side.group.acquire(); // would depart in 1 s: the token bucket's next permit
+      assertTrue(r < 0, "interrupted: " + r);
+      assertEquals(side.members.get(1).name(), LimitGroup.refusedBy(), "the longest wait's");
+    } finally {
+      clock.onPark(() -> {});
+      Thread.interrupted();
+    }
+    assertEquals(shaped, side.members.get(0).availablePermits(), "the queue's slot given back");
+    assertEquals(tokens, side.members.get(1).availablePermits(), "the token given back");
+    assertEquals(1, side.members.get(0).rejected());
+    assertEquals(1, side.members.get(1).rejected());
+    clock.advance(TimeUnit.MILLISECONDS.toNanos(999));
+    long at = clock.nanoTime();
+    assertEquals(Limiter.ADMITTED, side.group.acquire());
+    assertEquals(
+        TimeUnit.MILLISECONDS.toNanos(1),
+        clock.nanoTime() - at,
+        "the next call departs when the first call's token is back: the interrupted one's is");
+  }
+
+  /**
+   * A backend that does not answer: each cluster limit of the call follows its onBackendFailure.
+   */
+  @Test
+  void aDeadBackendLeavesEachLimitToItsOnBackendFailure() {
+    RedisBackend dead =
+        RedisBackend.start(
+            List.of(BackendUri.parse("redis://127.0.0.1:" + RedisServer.freePort())), 200, "");
+    try {
+      GcraBucket two =
+          GcraBucket.create(
+              Discipline.TOKEN_BUCKET, 1, TimeUnit.HOURS, 2, false, 0, clock.nanoTime());
+      GcraBucket nine =
+          GcraBucket.create(
+              Discipline.TOKEN_BUCKET, 1, TimeUnit.HOURS, 9, false, 0, clock.nanoTime());
+      BucketLimiter fallback =
+          new BucketLimiter(
+              "dead-local-" + names,
+              "test",
+              two,
+              1,
+              clock,
+              false,
+              new ClusterScope(dead, "", "dead-local", ClusterScope.OnFailure.LOCAL));
+      BucketLimiter allowing =
+          new BucketLimiter(
+              "dead-allow-" + names,
+              "test",
+              nine,
+              1,
+              clock,
+              false,
+              new ClusterScope(dead, "", "dead-allow", ClusterScope.OnFailure.ALLOW));
+      int x = LimiterRegistry.register("shared-charge dead " + names++, fallback);
+      int y = LimiterRegistry.register("shared-charge dead " + names++, allowing);
+      LimitGroup g =
+          new LimitGroup("g", "Test#m()", new int[] {x, y}, new boolean[2], new boolean[2]);
+      assertEquals(Limiter.ADMITTED, g.acquire());
+      assertEquals(Limiter.ADMITTED, g.acquire());
+      assertTrue(g.acquire() > 0, "the local fallback's two permits, then limited");
+      assertEquals(fallback.name(), LimitGroup.refusedBy());
+      assertEquals(2, allowing.granted(), "allowing all, and charged for no refused call");
+      assertTrue(fallback.backendFailures() >= 3, "every call counted as not served");
+    } finally {
+      dead.close();
+    }
+  }
+
+  /**
+   * Eight threads on two cluster limits, one of them also taken alone by another method, on a
+   * frozen clock: every permit of the shared limit is taken exactly once, the other limit pays for
+   * exactly the calls of the method that has both.
+   */
+  @Test
+  void eightThreadsGiveExactTotals() throws Exception {
+    exactTotals(BOTH);
+  }
+
+  /** A local limit's charge that loses a race undoes the cluster limit's too, exactly. */
+  @Test
+  void eightThreadsGiveExactTotalsWithALocalLimitBeside() throws Exception {
+    exactTotals(new boolean[] {false, true});
+  }
+
+  private void exactTotals(boolean[] cluster) throws Exception {
+    Side side = new Side(cluster, token(0.001, 40), token(0.001, 100));
+    BucketLimiter alone = side.members.get(1);
+    long[] admitted = race(side.group, alone);
+    assertTrue(admitted[0] <= 40, admitted[0] + " admitted by both limits");
+    assertEquals(100, admitted[0] + admitted[1], "each permit of the shared limit taken once");
+    assertEquals(40 - admitted[0], side.members.get(0).availablePermits());
+    assertEquals(0, alone.availablePermits());
+    assertEquals(admitted[0], side.members.get(0).granted());
+    assertEquals(0, alone.backendFailures());
+  }
+
+  /**
+   * Eight threads, each calling the group and the limiter alone by turns until both refuse (at most
+   * 400 calls each), on a frozen clock.
+   *
+   * @return the calls the group admitted, and those the limiter alone admitted
+   */
+  static long[] race(Limiter group, Limiter alone) throws Exception {
+    AtomicLong both = new AtomicLong();
+    AtomicLong single = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int parity = t % 2;
+      done.add(
+          pool.submit(
+              () -> {
+                go.await();
+                boolean groupOpen = true;
+                boolean aloneOpen = true;
+                for (int i = 0; i < 400 && (groupOpen || aloneOpen); i++) {
+                  if (groupOpen && (i % 2 == parity || !aloneOpen)) {
+                    groupOpen = group.acquire() == Limiter.ADMITTED;
+                    both.addAndGet(groupOpen ? 1 : 0);
+                  } else {
+                    aloneOpen = alone.acquire() == Limiter.ADMITTED;
+                    single.addAndGet(aloneOpen ? 1 : 0);
+                  }
+                }
+                return null;
+              }));
+    }
+    go.countDown();
+    try {
+      for (Future<?> f : done) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return new long[] {both.get(), single.get()};
+  }
+
+  private static long evalshaCalls() throws Exception {
+    String stat = redis.info("commandstats", "cmdstat_evalsha");
+    return stat == null ? 0 : Long.parseLong(stat.replaceAll("^calls=(\\d+),.*$", "$1"));
+  }
+}
