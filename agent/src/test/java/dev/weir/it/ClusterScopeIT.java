@@ -348,6 +348,68 @@ class ClusterScopeIT {
         "the outage is logged once, not per call\n" + all);
   }
 
+  /**
+   * Two cluster limits on one method (an annotated one made cluster-wide by name, and a config
+   * pattern's), on one Redis server: the call is admitted only by both, a refused call is charged
+   * on neither, across JVMs.
+   */
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void twoClusterLimitsOnOneMethod(String jdk) throws Exception {
+    try (RedisServer redis = RedisServer.start()) {
+      twoClusterLimits(jdk, "backend: \"" + redis.uri() + "\"");
+    }
+  }
+
+  /** The same on a three-node Redis Cluster, where the two limits' keys live in different slots. */
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void twoClusterLimitsOnOneMethodOnARedisCluster(String jdk) throws Exception {
+    List<RedisServer> nodes = RedisServer.startCluster(3);
+    try {
+      StringBuilder backend = new StringBuilder("backend: [");
+      for (int i = 0; i < nodes.size(); i++) {
+        backend.append(i == 0 ? "" : ", ").append("\"").append(nodes.get(i).uri()).append("\"");
+      }
+      twoClusterLimits(jdk, backend.append("]").toString());
+    } finally {
+      for (RedisServer node : nodes) {
+        node.close();
+      }
+    }
+  }
+
+  private static void twoClusterLimits(String jdk, String backend) throws Exception {
+    String[] payments = {
+      "  - name: payments",
+      "    tokenBucket: { rate: 1, per: HOURS, capacity: 50 }",
+      "    scope: cluster",
+      "    onBackendFailure: reject"
+    };
+    List<String> lines =
+        new ArrayList<>(List.of(backend, "backendTimeoutMillis: " + GENEROUS_MILLIS, "limits:"));
+    lines.addAll(List.of(payments));
+    lines.addAll(
+        List.of(
+            "  - name: daily",
+            "    methods: \"dev.weir.it.fixtures.ClusterCalls#charge\"",
+            "    tokenBucket: { rate: 1, per: HOURS, capacity: 20 }",
+            "    scope: cluster",
+            "    onBackendFailure: reject"));
+    Path both = ForkedJvm.configFile(lines.toArray(new String[0]));
+    ForkedJvm.Result first = run(jdk, both, "calls", "30");
+    assertEquals(20, first.longValue("admitted"), "the smaller limit decides\n" + first);
+    assertEquals("daily", first.value("limiter"), first.toString());
+    ForkedJvm.Result second = run(jdk, both, "calls", "30");
+    assertEquals(0, second.longValue("admitted"), "another JVM finds it spent\n" + second);
+    // the 40 refused calls took nothing from payments: 50 - 20 are left there
+    lines.subList(3 + payments.length, lines.size()).clear();
+    ForkedJvm.Result alone =
+        run(jdk, ForkedJvm.configFile(lines.toArray(new String[0])), "calls", "60");
+    assertEquals(30, alone.longValue("admitted"), "payments paid for the admitted only\n" + alone);
+    assertEquals("payments", alone.value("limiter"), alone.toString());
+  }
+
   /** A Redis Cluster of three nodes serves a per-key limit; the keys spread over the nodes. */
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
