@@ -100,75 +100,76 @@ final class GcraScript {
   private static final int BLOCK = 10;
 
   /**
-   * ARGV of a joint charge ({@code j}): the departure's bounds, the test clock's reading, and each
-   * bucket's settings (kept in its scope's slot as for {@link #arguments}).
+   * ARGV of a joint charge ({@code j}) of the buckets {@code at} of {@code call}: the departure's
+   * bounds, the test clock's reading, and each bucket's settings (kept in its scope's slot as for
+   * {@link #arguments}).
    */
   static List<String> jointArguments(
-      SharedCharge call, long minWaitNanos, long maxWaitNanos, NanoClock testClock) {
-    int n = call.size();
-    String[] values = new String[JOINT_HEADER + n * BLOCK];
+      SharedCharge call, int[] at, long minWaitNanos, long maxWaitNanos, NanoClock testClock) {
+    String[] values = new String[JOINT_HEADER + at.length * BLOCK];
     values[0] = "j";
     values[1] = Long.toString(minWaitNanos);
     values[2] = Long.toString(maxWaitNanos);
     values[3] = testClock == null ? "" : Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
-    for (int i = 0; i < n; i++) {
+    for (int j = 0; j < at.length; j++) {
+      int i = at[j];
       String[] settings = prepared(call.scope(i), call.bucket(i), call.permits(i)).settings;
-      System.arraycopy(settings, 0, values, JOINT_HEADER + i * BLOCK, BLOCK);
+      System.arraycopy(settings, 0, values, JOINT_HEADER + j * BLOCK, BLOCK);
     }
     return Arrays.asList(values);
   }
 
   /**
-   * ARGV of an undo ({@code u}): each bucket's settings and its states before and after the charge,
-   * as the joint charge answered them ({@link #jointAnswer}'s record).
+   * ARGV of an undo ({@code u}) of the buckets {@code at}: each one's settings and its states
+   * before and after the charge, as {@link #jointAnswer} put them in {@code states}.
    */
-  static List<String> undoArguments(SharedCharge call, String[] states, NanoClock testClock) {
-    int n = call.size();
-    String[] values = new String[JOINT_HEADER + n * (BLOCK + 2)];
+  static List<String> undoArguments(
+      SharedCharge call, int[] at, String[] states, NanoClock testClock) {
+    String[] values = new String[JOINT_HEADER + at.length * (BLOCK + 2)];
     values[0] = "u";
     values[1] = "0";
     values[2] = "0";
     values[3] = testClock == null ? "" : Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
-    for (int i = 0; i < n; i++) {
-      int at = JOINT_HEADER + i * (BLOCK + 2);
+    for (int j = 0; j < at.length; j++) {
+      int i = at[j];
+      int from = JOINT_HEADER + j * (BLOCK + 2);
       String[] settings = prepared(call.scope(i), call.bucket(i), call.permits(i)).settings;
-      System.arraycopy(settings, 0, values, at, BLOCK);
-      values[at + BLOCK] = states[2 * i];
-      values[at + BLOCK + 1] = states[2 * i + 1];
+      System.arraycopy(settings, 0, values, from, BLOCK);
+      values[from + BLOCK] = states[2 * i];
+      values[from + BLOCK + 1] = states[2 * i + 1];
     }
     return Arrays.asList(values);
   }
 
   /**
-   * Reads a joint charge's answer into {@code call}: each bucket's own wait, and when charged the
-   * states that undo it.
+   * Reads a joint charge's answer for the buckets {@code at}: each one's own wait into {@code
+   * call}, and when charged the states that undo it into {@code states} (two per bucket, by its
+   * index in {@code call}).
    *
    * @return the departure, nanoseconds {@code >= 0}, or {@link SharedCharge#REFUSED}
    * @throws IllegalStateException if the answer is not the script's
    */
-  static long jointAnswer(Object answer, SharedCharge call) {
+  static long jointAnswer(Object answer, SharedCharge call, int[] at, String[] states) {
     if (!(answer instanceof List)) {
       throw new IllegalStateException("weir: the joint charge answered " + answer);
     }
     List<?> reply = (List<?>) answer;
-    int n = call.size();
-    for (int i = 0; i < n; i++) {
-      long wait = ((Long) reply.get(1 + i)).longValue();
-      call.waitNanos(i, wait < 0 ? Long.MAX_VALUE : wait);
+    int n = at.length;
+    for (int j = 0; j < n; j++) {
+      long wait = ((Long) reply.get(1 + j)).longValue();
+      call.waitNanos(at[j], wait < 0 ? Long.MAX_VALUE : wait);
     }
     long departure = ((Long) reply.get(0)).longValue();
     if (departure < 0) {
       return SharedCharge.REFUSED;
     }
-    String[] states = new String[2 * n];
     for (int j = 0; j < 2 * n; j++) {
       Object state = reply.get(1 + n + j);
-      states[j] =
+      states[2 * at[j / 2] + j % 2] =
           state instanceof byte[]
               ? new String((byte[]) state, StandardCharsets.UTF_8)
               : String.valueOf(state);
     }
-    call.charged(states);
     return departure;
   }
 

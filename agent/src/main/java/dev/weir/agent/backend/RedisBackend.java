@@ -11,7 +11,6 @@ import dev.weir.agent.config.BackendTls;
 import dev.weir.agent.config.BackendUri;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -36,7 +35,6 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.providers.PooledConnectionProvider;
-import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.Pool;
 
 /**
@@ -265,10 +263,9 @@ public final class RedisBackend extends Backend {
   }
 
   /**
-   * One script call charging every key of {@code call} ({@code j}); on a Redis Cluster only when
-   * they share one slot (else {@link SharedCharge#NOT_JOINT}: the caller reserves them one by one).
-   * A key's own error (it holds another type) answers {@link #UNAVAILABLE} without marking the
-   * backend down: each limit alone then meets, and logs, its own.
+   * The joint charge of {@code call}'s keys ({@link SlotCharges}): one script call on one server,
+   * one per slot on a Redis Cluster. A key's own error (it holds another type) answers {@link
+   * #UNAVAILABLE} without marking the backend down: each limit alone then meets, and logs, its own.
    */
   @Override
   protected long chargeAll(SharedCharge call, long minWaitNanos, long maxWaitNanos) {
@@ -276,35 +273,29 @@ public final class RedisBackend extends Backend {
     if (c == null || !answering || evictions.evicting()) {
       return UNAVAILABLE;
     }
-    List<String> keys = keysOf(call);
-    if (clusterMode && !oneSlot(keys)) {
-      return SharedCharge.NOT_JOINT;
-    }
     long outer = CallDeadline.start(timeoutMillis);
     try {
-      List<String> args = GcraScript.jointArguments(call, minWaitNanos, maxWaitNanos, scriptClock);
-      return GcraScript.jointAnswer(GcraScript.run(c, keys, args), call);
+      return SlotCharges.charge(c, clusterMode, call, minWaitNanos, maxWaitNanos, scriptClock);
     } catch (RuntimeException e) {
-      failed(e, keys.get(0), false); // a key's own error: each limit alone meets and logs it
+      failed(e, call.key(0), false);
       return UNAVAILABLE;
     } finally {
       CallDeadline.end(outer);
     }
   }
 
-  /** One script call undoing the charges of {@link #chargeAll} ({@code u}). */
+  /** Undoes the charges of {@link #chargeAll} ({@link SlotCharges#undo}). */
   @Override
   protected void undoAll(SharedCharge call, Object record) {
     UnifiedJedis c = client;
     if (c == null || !answering) {
       return; // the charges stay taken: less is admitted, never more
     }
-    List<String> keys = keysOf(call);
     long outer = CallDeadline.start(timeoutMillis);
     try {
-      GcraScript.run(c, keys, GcraScript.undoArguments(call, (String[]) record, scriptClock));
+      SlotCharges.undo(c, call, (SlotCharges.Charged) record, scriptClock);
     } catch (RuntimeException e) {
-      failed(e, keys.get(0), false);
+      failed(e, call.key(0), false);
     } finally {
       CallDeadline.end(outer);
     }
@@ -326,24 +317,6 @@ public final class RedisBackend extends Backend {
     } else {
       down(e, key);
     }
-  }
-
-  private static List<String> keysOf(SharedCharge call) {
-    String[] keys = new String[call.size()];
-    for (int i = 0; i < keys.length; i++) {
-      keys[i] = call.key(i);
-    }
-    return Arrays.asList(keys);
-  }
-
-  private static boolean oneSlot(List<String> keys) {
-    int slot = JedisClusterCRC16.getSlot(keys.get(0));
-    for (int i = 1; i < keys.size(); i++) {
-      if (JedisClusterCRC16.getSlot(keys.get(i)) != slot) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**

@@ -22,6 +22,7 @@
 -- Several buckets, one per key, all or nothing (JointCharge):
 -- ARGV[1]  j = charge the call on every key at one departure, or on none; u = undo such charges
 -- ARGV[2]  (j) the earliest departure, nanoseconds from now   ARGV[3] (j) the latest one allowed
+--          (-1: none; only the waits are answered, nothing is charged)
 -- ARGV[4]  (tests only) now in microseconds; '' for TIME
 -- ARGV[5..] one block per key: its ten settings, and for u the two states j answered for it
 -- j answers {D, w1..wn, before1, after1, ..., beforen, aftern}: charged on every key at the

@@ -12,9 +12,11 @@ import dev.weir.agent.bootstrap.core.JointCharge;
  * beyond the call's bound. The charges can be undone in one more exchange ({@link #undo}), exactly
  * where no later charge stands, by {@link JointCharge#undo}'s rule.
  *
- * <p>A backend that cannot reach every key in one exchange (a Redis Cluster, where the keys of
- * different limits live in different slots) answers {@link #NOT_JOINT}: the caller then reserves
- * each limit in turn and releases the reservations on a refusal.
+ * <p>On a Redis Cluster, where the keys of different limits live in different slots, the backend
+ * charges the slots in turn to the same effect (see the Redis backend's {@code SlotCharges}).
+ * Limits on different backends, or a backend that cannot charge several keys, answer {@link
+ * #NOT_JOINT}: the caller then reserves each limit in turn and releases the reservations on a
+ * refusal.
  *
  * <p>Not thread-safe: one call's work on one thread, reused by its next call ({@link #clear}).
  */
@@ -22,7 +24,9 @@ public final class SharedCharge {
   /** Answer of {@link #charge}: refused by the waits; nothing charged. */
   public static final long REFUSED = -1;
 
-  /** Answer of {@link #charge}: the keys cannot be charged in one exchange; nothing charged. */
+  /**
+   * Answer of {@link #charge}: the backend cannot charge these limits together; nothing charged.
+   */
   public static final long NOT_JOINT = Long.MIN_VALUE + 9;
 
   /** Answer of {@link #charge}: the backend failed or did not answer in time. */
