@@ -3,6 +3,7 @@ package dev.weir.agent.bootstrap.http;
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.CallDepth;
 import dev.weir.agent.bootstrap.limit.Draining;
+import dev.weir.agent.bootstrap.limit.LimitGroup;
 import dev.weir.agent.bootstrap.limit.Limiter;
 import dev.weir.agent.bootstrap.limit.LimiterRegistry;
 import dev.weir.agent.bootstrap.limit.Reservation;
@@ -497,9 +498,11 @@ public final class HttpGate {
 
   /**
    * Charges a request to the first {@code n} entries of {@code apply}, each under its key (an entry
-   * whose key the request lacks is skipped): an entry that answers at once takes its permits, one
-   * that may wait gives the request a slot to wait for ({@link Limiter#reserve}), both kept in
-   * {@code passage}. If one limits the request, it is answered, and everything {@code passage}
+   * whose key the request lacks is skipped), all or nothing: one entry alone takes its permits at
+   * once or, if it may wait, gives the request a slot to wait for ({@link Limiter#reserve});
+   * several are charged together at one departure ({@link LimitGroup#reserveAll}), so that every
+   * SHAPING entry keeps its rate and a refusal gives back exactly. What the request holds is kept
+   * in {@code passage}. If the request is limited, it is answered, and everything {@code passage}
    * holds is given back, so it is charged by none.
    *
    * @return true if every entry admitted the request (or gave it a slot); false if it was limited
@@ -515,6 +518,10 @@ public final class HttpGate {
       HttpPassage passage) {
     HttpRule current = apply[0];
     try {
+      int[] ids = new int[n];
+      String[] keys = new String[n];
+      HttpRule[] rules = new HttpRule[n];
+      int k = 0;
       for (int m = 0; m < n; m++) {
         current = apply[m];
         String key = RequestKeys.keyFor(s, api, request, current);
@@ -522,36 +529,36 @@ public final class HttpGate {
           continue; // a request without the key is not counted, as nginx does
         }
         Limiter limiter = LimiterRegistry.limiter(current.limiterId);
-        long result;
-        if (current.waits) {
-          Reservation slot = limiter.reserve(key);
-          if (slot.waits()) {
-            passage.holds(slot, current);
-            continue;
-          }
-          result = slot.isLimited() ? slot.retryAfterNanos() : Limiter.ADMITTED;
-        } else {
-          result = key == null ? limiter.acquire() : limiter.acquire(key);
-        }
-        if (result != Limiter.ADMITTED) {
+        if (limiter instanceof Draining) {
+          limiter.acquire(); // counted rejected
           passage.withdraw();
-          if (limiter instanceof Draining) {
-            LimitedAnswer.answer(api, response, 503, -1, current.name);
-            return false;
-          }
-          long retryAfter = WeirBridge.retryAfterNanos(result);
-          for (int k = m + 1; k < n && retryAfter != Long.MAX_VALUE; k++) {
-            HttpRule later = apply[k];
-            String laterKey = RequestKeys.keyFor(s, api, request, later);
-            if (!"".equals(laterKey)) {
-              retryAfter =
-                  Math.max(retryAfter, LimiterRegistry.limiter(later.limiterId).probe(laterKey));
-            }
-          }
-          LimitedAnswer.answer(api, response, s.status, retryAfter, current.name);
+          LimitedAnswer.answer(api, response, 503, -1, current.name);
           return false;
         }
-        passage.took(limiter, key);
+        ids[k] = current.limiterId;
+        keys[k] = key;
+        rules[k++] = current;
+      }
+      if (k == 0) {
+        return true;
+      }
+      current = rules[0];
+      Reservation held =
+          k == 1
+              ? reserve(rules[0], keys[0])
+              : LimitGroup.reserveAll(ids, keys, k, "the http entries of one request");
+      if (held.isLimited()) {
+        passage.withdraw();
+        String by = k == 1 ? rules[0].name : LimitGroup.refusedBy();
+        LimitedAnswer.answer(api, response, s.status, held.retryAfterNanos(), by);
+        return false;
+      }
+      if (k == 1 && !held.waits()) {
+        passage.took(LimiterRegistry.limiter(rules[0].limiterId), keys[0]);
+      } else if (held.waits()) {
+        passage.holds(held, rules[0]);
+      } else {
+        passage.tookAll(held);
       }
       return true;
     } catch (RuntimeException | Error e) {
@@ -562,6 +569,18 @@ public final class HttpGate {
       throw new IllegalStateException(
           "Weir cannot apply the http limit '" + current.name + "' to this request: " + e, e);
     }
+  }
+
+  /** One entry's charge: at once, or a slot to wait for if it may wait. */
+  private static Reservation reserve(HttpRule rule, String key) {
+    Limiter limiter = LimiterRegistry.limiter(rule.limiterId);
+    if (rule.waits) {
+      return limiter.reserve(key);
+    }
+    long result = key == null ? limiter.acquire() : limiter.acquire(key);
+    return result == Limiter.ADMITTED
+        ? Reservation.admittedAtOnce()
+        : Reservation.limited(WeirBridge.retryAfterNanos(result));
   }
 
   /**

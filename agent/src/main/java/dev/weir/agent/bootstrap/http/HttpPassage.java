@@ -70,6 +70,9 @@ final class HttpPassage implements ServletApi.AsyncEvents {
   private String[] keys = new String[2];
   private int count;
 
+  private Reservation[] jointCharges = new Reservation[1];
+  private int joints;
+
   private Reservation[] slots = new Reservation[1];
   private HttpRule[] slotRules = new HttpRule[1];
   private int held;
@@ -119,6 +122,18 @@ final class HttpPassage implements ServletApi.AsyncEvents {
     }
     taken[count] = limiter;
     keys[count++] = key;
+  }
+
+  /**
+   * Keeps the charges several entries made at once together ({@link
+   * dev.weir.agent.bootstrap.limit.LimitGroup#reserveAll}), to give back exactly if a later entry
+   * limits the request.
+   */
+  void tookAll(Reservation charges) {
+    if (joints == jointCharges.length) {
+      jointCharges = java.util.Arrays.copyOf(jointCharges, joints * 2);
+    }
+    jointCharges[joints++] = charges;
   }
 
   /** Keeps a slot an entry ({@code rule}) gave the request to wait for. */
@@ -172,6 +187,11 @@ final class HttpPassage implements ServletApi.AsyncEvents {
     count = 0;
     for (int j = 0; j < n; j++) {
       taken[j].refund(keys[j]);
+    }
+    int t = joints;
+    joints = 0;
+    for (int j = 0; j < t; j++) {
+      jointCharges[j].withdraw();
     }
   }
 

@@ -62,6 +62,8 @@ final class GroupCall {
     oneByOne = false;
     departureBy = null;
     refusedBy = null;
+    reserving = false;
+    reservation = null;
     clock = null;
     busy = false;
   }
@@ -103,6 +105,15 @@ final class GroupCall {
 
   /** The names of the limits that refused the call, the longest wait first. */
   String[] refusedBy;
+
+  /**
+   * True for a call that does not wait on its thread ({@link LimitGroup#reserveAll}): an admitted
+   * one leaves its charges in {@link #reservation}.
+   */
+  boolean reserving;
+
+  /** What an admitted reserving call holds. */
+  Reservation reservation;
 
   /** The local member with the longest wait in the last plan. */
   int longest;
@@ -197,7 +208,7 @@ final class GroupCall {
         undo(charged);
         continue; // a state moved since the plan: plan again
       }
-      return planned == 0 ? admitAll() : await(now, planned);
+      return depart(now, planned);
     }
   }
 
@@ -306,6 +317,61 @@ final class GroupCall {
     for (int j = 0; j < charged; j++) {
       JointCharge.undo(states[j], slots, j * JointCharge.SLOT, clock);
     }
+  }
+
+  /**
+   * The charged call departs {@code wait} nanoseconds after {@code now}: at once, after a park on
+   * this thread, or, for a reserving call, holding its charges in {@link #reservation}.
+   */
+  private long depart(long now, long wait) {
+    if (!reserving) {
+      return wait == 0 ? admitAll() : await(now, wait);
+    }
+    int n = chargedMembers();
+    BucketLimiter[] charged = new BucketLimiter[n];
+    String[] chargedKeys = new String[n];
+    for (int i = 0; i < n; i++) {
+      charged[i] = charged(i);
+      chargedKeys[i] = i < m ? keys[i] : sharedKeys[i - m];
+      if (wait == 0) {
+        charged[i].counts().admit();
+      } else {
+        charged[i].counts().startWait();
+      }
+    }
+    Reservation[] heldNow = java.util.Arrays.copyOf(reservations, held);
+    BucketLimiter[] heldBy = java.util.Arrays.copyOf(holders, held);
+    String[] heldAt = java.util.Arrays.copyOf(heldKeys, held);
+    for (int j = 0; j < held; j++) {
+      reservations[j] = null; // the reservation ends them now
+      holders[j] = null;
+      heldKeys[j] = null;
+    }
+    held = 0;
+    reservation =
+        new GroupReservation(
+            charged,
+            m,
+            chargedKeys,
+            java.util.Arrays.copyOf(states, m),
+            java.util.Arrays.copyOf(slots, m * JointCharge.SLOT),
+            sharedCharged ? shared : null,
+            heldNow,
+            heldBy,
+            heldAt,
+            clock,
+            now,
+            wait);
+    if (sharedCharged) {
+      shared = null; // the reservation undoes it; the thread's next call makes its own
+    }
+    return Limiter.ADMITTED;
+  }
+
+  /** A reserving call whose only charges are cluster slots reserved one by one. */
+  long reserveHeld() {
+    clock = holders[0].clock();
+    return depart(clock.nanoTime(), heldWait());
   }
 
   private long admitAll() {
@@ -435,7 +501,7 @@ final class GroupCall {
       }
       sharedCharged = true;
       departureBy = departure > localWait ? sharedMembers[longestShared()].name() : null;
-      return departure == 0 ? admitAll() : await(now, departure);
+      return depart(now, departure);
     }
   }
 

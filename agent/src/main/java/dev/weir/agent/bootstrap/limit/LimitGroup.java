@@ -124,36 +124,85 @@ public final class LimitGroup extends Limiter {
   }
 
   private long acquire(GroupCall call, String key, int[] cell) {
-    long minWait = 0;
     for (int i = 0; i < ids.length; i++) {
       if (config[i] && cell != null && !CallDepth.charges(ids[i], cell)) {
         continue; // nested in another call of that config limit: free
       }
       Limiter member = LimiterRegistry.limiter(ids[i]);
-      String k = keyed[i] ? (key == null ? "null" : key) : null;
-      if (member instanceof BucketLimiter && isLocal((BucketLimiter) member)) {
-        BucketLimiter b = (BucketLimiter) member;
-        if (b.bucket().warmUpNanos() > 0) { // an override may bring one: fail closed, loudly
-          throw new IllegalStateException(
-              "weir: '"
-                  + b.name()
-                  + "' has a warm-up, which a method with several limits ("
-                  + origin()
-                  + ") does not support yet; every call of it is refused");
-        }
-        call.add(b, b.heldKey(k));
-        continue;
-      }
-      if (member instanceof BucketLimiter && !((BucketLimiter) member).dryRun()) {
-        BucketLimiter b = (BucketLimiter) member;
-        call.addShared(b, b.heldKey(k)); // a cluster member: charged with the others below
-        continue;
-      }
-      long alone = decideAlone(member, k);
+      long alone = collect(call, member, keyed[i] ? (key == null ? "null" : key) : null, origin());
       if (alone != ADMITTED) {
         return refused(member.name(), alone);
       }
     }
+    return decide(call);
+  }
+
+  /**
+   * The limits of an {@code http} request that several entries apply to, each under its own key,
+   * charged all or nothing as a method's (SPEC, "Several limits on one method"), without waiting:
+   * the request holds what it was charged, to wait for its departure elsewhere.
+   *
+   * @param ids the limiters' ids in {@link LimiterRegistry}
+   * @param keys each one's key; null for a keyless one
+   * @param n how many, {@code >= 1}
+   * @param origin what the limits apply to, for messages
+   * @return limited (then {@link #refusedBy()} names the limit), or what the request holds: its
+   *     departure ({@link Reservation#waitNanos()}, 0 at once) and its charges, to end with {@link
+   *     Reservation#admit}, {@link Reservation#abandon} or {@link Reservation#withdraw}
+   * @throws IllegalStateException if a limit is invalid (fails closed)
+   */
+  public static Reservation reserveAll(int[] ids, String[] keys, int n, String origin) {
+    GroupCall call = GroupCall.take(n);
+    call.reserving = true;
+    try {
+      for (int i = 0; i < n; i++) {
+        Limiter member = LimiterRegistry.limiter(ids[i]);
+        long alone = collect(call, member, keys[i], origin);
+        if (alone != ADMITTED) {
+          return Reservation.limited(refused(member.name(), alone));
+        }
+      }
+      long result = decide(call);
+      if (result != ADMITTED) {
+        return Reservation.limited(result);
+      }
+      return call.reservation != null ? call.reservation : Reservation.ADMITTED;
+    } finally {
+      call.release();
+    }
+  }
+
+  /**
+   * Puts one member in {@code call}: a local one to plan, a cluster one to charge with the others;
+   * a member that decides alone does so now.
+   *
+   * @return {@link #ADMITTED}, or the retry-after of that member's refusal
+   */
+  private static long collect(GroupCall call, Limiter member, String k, String origin) {
+    if (member instanceof BucketLimiter && isLocal((BucketLimiter) member)) {
+      BucketLimiter b = (BucketLimiter) member;
+      if (b.bucket().warmUpNanos() > 0) { // an override may bring one: fail closed, loudly
+        throw new IllegalStateException(
+            "weir: '"
+                + b.name()
+                + "' has a warm-up, which several limits on one call ("
+                + origin
+                + ") do not support yet; every call of it is refused");
+      }
+      call.add(b, b.heldKey(k));
+      return ADMITTED;
+    }
+    if (member instanceof BucketLimiter && !((BucketLimiter) member).dryRun()) {
+      BucketLimiter b = (BucketLimiter) member;
+      call.addShared(b, b.heldKey(k)); // a cluster member: charged with the others
+      return ADMITTED;
+    }
+    return decideAlone(member, k);
+  }
+
+  /** Decides the members collected in {@code call}: the cluster ones, the local ones, the waits. */
+  private static long decide(GroupCall call) {
+    long minWait = 0;
     if (call.shares > 0) {
       long result = call.chargeShared();
       if (!call.oneByOne) {
@@ -173,7 +222,7 @@ public final class LimitGroup extends Limiter {
     }
     long result = call.m == 0 ? ADMITTED : call.charge(minWait);
     if (result == ADMITTED && call.held > 0) {
-      result = call.awaitHeld();
+      result = call.reserving ? call.reserveHeld() : call.awaitHeld();
     }
     if (result != ADMITTED) {
       call.withdrawAll(); // cluster slots held for a call that does not proceed

@@ -19,10 +19,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #withdraw} before it, when another limit refused the call: given back, counted neither
  * way.
  *
+ * <p>A call that several limits apply to holds one reservation for all of them (made by {@link
+ * LimitGroup#reserveAll}), which ends on each of them at once; one admitted at once still holds its
+ * charges until {@link #admit} (given back exactly by {@link #withdraw}).
+ *
  * <p>Thread-safe: {@link #admit}, {@link #abandon} and {@link #withdraw} may race from different
  * threads; the first decides.
  */
-public final class Reservation {
+public class Reservation {
   /** A call admitted at once. */
   static final Reservation ADMITTED = new Reservation(null, null, null, null, 0, 0, 0, 0);
 
@@ -71,13 +75,22 @@ public final class Reservation {
   }
 
   /**
+   * The answer of a call admitted at once, holding nothing.
+   *
+   * @return the answer
+   */
+  public static Reservation admittedAtOnce() {
+    return ADMITTED;
+  }
+
+  /**
    * A limited call's answer.
    *
    * @param retryAfterNanos nanoseconds until the same call would be admitted, {@code > 0}; {@link
    *     Long#MAX_VALUE} for never
    * @return the answer
    */
-  static Reservation limited(long retryAfterNanos) {
+  public static Reservation limited(long retryAfterNanos) {
     return new Reservation(null, null, null, null, 0, 0, 0, Math.max(1, retryAfterNanos));
   }
 
@@ -143,14 +156,38 @@ public final class Reservation {
    * @return true if this ended it; false if it had ended already (abandoned: do not proceed)
    */
   public boolean admit() {
-    if (!waits()) {
+    if (!holds()) {
       return !isLimited();
     }
     if (!ended.compareAndSet(PENDING, ENDED)) {
       return false;
     }
-    limiter.admitReserved(this);
+    admitted();
     return true;
+  }
+
+  /**
+   * Whether there is anything to end: a slot to reach, or charges to give back.
+   *
+   * @return for one limit, {@link #waits()}
+   */
+  boolean holds() {
+    return waits();
+  }
+
+  /** Counts the slot reached ({@link #admit}). */
+  void admitted() {
+    limiter.admitReserved(this);
+  }
+
+  /** Gives the slot back, counted rejected ({@link #abandon}); returns the retry-after. */
+  long abandoned() {
+    return limiter.abandonReserved(this);
+  }
+
+  /** Gives the slot back, counted neither way ({@link #withdraw}). */
+  void withdrawn() {
+    limiter.withdrawReserved(this);
   }
 
   /**
@@ -161,10 +198,10 @@ public final class Reservation {
    *     ended already (admitted: it proceeds)
    */
   public long abandon() {
-    if (!waits() || !ended.compareAndSet(PENDING, ENDED)) {
+    if (!holds() || !ended.compareAndSet(PENDING, ENDED)) {
       return -1;
     }
-    return limiter.abandonReserved(this);
+    return abandoned();
   }
 
   /**
@@ -175,10 +212,10 @@ public final class Reservation {
    * @return true if this ended it; false if it had ended already
    */
   public boolean withdraw() {
-    if (!waits() || !ended.compareAndSet(PENDING, ENDED)) {
+    if (!holds() || !ended.compareAndSet(PENDING, ENDED)) {
       return false;
     }
-    limiter.withdrawReserved(this);
+    withdrawn();
     return true;
   }
 
@@ -195,7 +232,7 @@ public final class Reservation {
     if (!waits()) {
       return retryAfterNanos;
     }
-    NanoClock clock = limiter.clock();
+    NanoClock clock = clock();
     long due = reservedAtNanos + waitNanos;
     for (; ; ) {
       long left = due - clock.nanoTime();

@@ -574,7 +574,8 @@ class HttpWaitsTest {
   @Test
   void aRequestWaitingForTwoEntriesIsResumedAtTheLaterSlotAndGivesBothBackIfEnded()
       throws Exception {
-    BucketLimiter fast = shaping(10, 5);
+    // one departure charged on both (SPEC): the fast entry's queue must hold the slow one's wait
+    BucketLimiter fast = shaping(10, 20);
     GcraBucket bucket =
         GcraBucket.create(Discipline.SHAPING, 2, SECONDS, 5, false, Long.MAX_VALUE, 0);
     BucketLimiter slow = new BucketLimiter("waits", "Test", bucket, 1, clock);

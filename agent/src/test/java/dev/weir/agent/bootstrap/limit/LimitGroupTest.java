@@ -362,4 +362,72 @@ class LimitGroupTest {
       LimiterRegistry.redirect(gid, null);
     }
   }
+
+  // ---- reserveAll: the http entries of a request, each under its own key, never parked ----
+
+  private int[] ids(Limiter... members) {
+    int[] ids = new int[members.length];
+    for (int i = 0; i < members.length; i++) {
+      ids[i] = id(members[i]);
+    }
+    return ids;
+  }
+
+  @Test
+  void reservedAtOnceAndWithdrawnGivesBackExactly() {
+    BucketLimiter a = limiter("ra", Discipline.TOKEN_BUCKET, 1, SECONDS, 5, false);
+    BucketLimiter b = limiter("rb", Discipline.TOKEN_BUCKET, 1, SECONDS, 3, false);
+    int[] ids = ids(a, b);
+    Reservation r = LimitGroup.reserveAll(ids, new String[] {null, "k1"}, 2, "test");
+    assertTrue(!r.isLimited() && !r.waits(), "admitted at once");
+    assertEquals(4, a.availablePermits());
+    assertEquals(1, a.granted());
+    clock.advance(300 * MS); // a later request charges a meanwhile
+    assertEquals(Limiter.ADMITTED, a.acquire());
+    assertTrue(r.withdraw(), "a later entry refused the request: its charges go back");
+    assertEquals(4, a.availablePermits(), "the withdrawn request's permit back, the other's kept");
+    assertEquals(1, a.granted(), "counted granted no more");
+    assertEquals(0, b.granted());
+    assertEquals(3, b.availablePermits(), "k1's permit back");
+    assertTrue(!r.withdraw() && !r.admit(), "ended once");
+  }
+
+  @Test
+  void reservedSlotsDepartTogetherAndAbandonedGiveBackOnEvery() {
+    BucketLimiter fast = limiter("rf", Discipline.SHAPING, 10, SECONDS, 20, false);
+    BucketLimiter slow = limiter("rs", Discipline.SHAPING, 2, SECONDS, 5, false);
+    int[] ids = ids(fast, slow);
+    String[] none = new String[2];
+    assertTrue(!LimitGroup.reserveAll(ids, none, 2, "test").waits(), "the first departs at once");
+    Reservation second = LimitGroup.reserveAll(ids, none, 2, "test");
+    assertEquals(500 * MS, second.waitNanos(), "the slower entry's slot, charged on both");
+    Reservation third = LimitGroup.reserveAll(ids, none, 2, "test");
+    assertEquals(1000 * MS, third.waitNanos(), "the fast entry keeps the slow one's pace");
+    assertEquals(2, fast.waiting());
+    assertTrue(third.abandon() >= 1, "ended before its slot: given back");
+    assertEquals(1, fast.rejected());
+    assertEquals(1, slow.rejected());
+    Reservation again = LimitGroup.reserveAll(ids, none, 2, "test");
+    assertEquals(1000 * MS, again.waitNanos(), "the abandoned slot went back on both");
+    clock.advance(500 * MS);
+    assertTrue(second.admit());
+    assertEquals(2, fast.granted(), "the first, and the second at its slot");
+    assertEquals(1, fast.waited());
+    assertEquals(1, slow.waited());
+  }
+
+  @Test
+  void aReserveThatOneRefusesChargesNone() {
+    BucketLimiter a = limiter("rr1", Discipline.TOKEN_BUCKET, 1, SECONDS, 5, false);
+    BucketLimiter b = limiter("rr2", Discipline.TOKEN_BUCKET, 1, SECONDS, 1, false);
+    int[] ids = ids(a, b);
+    assertTrue(!LimitGroup.reserveAll(ids, new String[2], 2, "test").isLimited());
+    Reservation refused = LimitGroup.reserveAll(ids, new String[2], 2, "test");
+    assertTrue(refused.isLimited());
+    assertEquals(SECONDS.toNanos(1), refused.retryAfterNanos());
+    assertEquals("rr2", LimitGroup.refusedBy());
+    assertEquals(4, a.availablePermits(), "charged by none");
+    assertEquals(0, a.rejected());
+    assertEquals(1, b.rejected());
+  }
 }
