@@ -115,6 +115,30 @@ class WaitingRequestsIT {
     assertEquals(1, r.longValue("threads.weir"), "one timer thread of Weir's\n" + r);
   }
 
+  /**
+   * Two shaping entries on one path: each request gets one departure, the slower entry's, charged
+   * on both, and still waits without a thread.
+   */
+  @ParameterizedTest
+  @MethodSource("containers")
+  void twoShapingEntriesReleaseAtTheSlowerRate(String jdk, String container) throws IOException {
+    Path config =
+        ForkedJvm.configFile(
+            "limits:",
+            "  - name: api",
+            "    http: { paths: \"/api/**\" }",
+            "    leakyBucket: { rate: 1, capacity: 30, mode: SHAPING }",
+            "  - name: api-fast",
+            "    http: { paths: \"/api/**\" }",
+            "    leakyBucket: { rate: 4, capacity: 120, mode: SHAPING }");
+    Result r = run(jdk, container, config, 10, "starve", "30", "6").assertExit(0);
+    assertEquals("200", r.value("health.status"), r.toString());
+    List<Long> arrivals = neverEarly(r, 1000);
+    assertEquals(6, arrivals.size(), r.toString());
+    assertEquals(0, r.longValue("api.rejected"), "every one within both queues\n" + r);
+    assertTrue(r.longValue("api.waitingDuring") >= 20, "waiting without threads\n" + r);
+  }
+
   @ParameterizedTest
   @MethodSource("containers")
   void aThousandShapedRequestsWaitWhileTheDefaultPoolServesTheRest(String jdk, String container)
