@@ -2,6 +2,7 @@ package dev.weir.agent.bootstrap.http;
 
 import dev.weir.agent.bootstrap.AgentLog;
 import dev.weir.agent.bootstrap.CallDepth;
+import dev.weir.agent.bootstrap.limit.BucketLimiter;
 import dev.weir.agent.bootstrap.limit.Draining;
 import dev.weir.agent.bootstrap.limit.LimitGroup;
 import dev.weir.agent.bootstrap.limit.Limiter;
@@ -543,17 +544,18 @@ public final class HttpGate {
         return true;
       }
       current = rules[0];
+      boolean alone = k == 1 && !undoable(rules[0]);
       Reservation held =
-          k == 1
+          alone
               ? reserve(rules[0], keys[0])
               : LimitGroup.reserveAll(ids, keys, k, "the http entries of one request");
       if (held.isLimited()) {
         passage.withdraw();
-        String by = k == 1 ? rules[0].name : LimitGroup.refusedBy();
+        String by = alone ? rules[0].name : entryOf(rules, k, LimitGroup.refusedBy());
         LimitedAnswer.answer(api, response, s.status, held.retryAfterNanos(), by);
         return false;
       }
-      if (k == 1 && !held.waits()) {
+      if (alone && !held.waits()) {
         passage.took(LimiterRegistry.limiter(rules[0].limiterId), keys[0]);
       } else if (held.waits()) {
         passage.holds(held, rules[0]);
@@ -569,6 +571,30 @@ public final class HttpGate {
       throw new IllegalStateException(
           "Weir cannot apply the http limit '" + current.name + "' to this request: " + e, e);
     }
+  }
+
+  /**
+   * Whether an entry alone that answers at once is charged as several are ({@link
+   * LimitGroup#reserveAll}), so that a {@code user} entry that limits the request later gives its
+   * permits back exactly: a live limit of a bucket without a warm-up.
+   */
+  private static boolean undoable(HttpRule rule) {
+    Limiter limiter = LimiterRegistry.limiter(rule.limiterId);
+    if (rule.waits || !(limiter instanceof BucketLimiter)) {
+      return false;
+    }
+    BucketLimiter b = (BucketLimiter) limiter;
+    return !b.dryRun() && b.bucket().warmUpNanos() == 0;
+  }
+
+  /** The name of the entry whose limiter is named {@code limiter}. */
+  private static String entryOf(HttpRule[] rules, int k, String limiter) {
+    for (int i = 0; i < k; i++) {
+      if (LimiterRegistry.limiter(rules[i].limiterId).name().equals(limiter)) {
+        return rules[i].name;
+      }
+    }
+    return limiter;
   }
 
   /** One entry's charge: at once, or a slot to wait for if it may wait. */
