@@ -319,6 +319,10 @@ final class GroupCall {
     }
   }
 
+  private static final Reservation[] NO_RESERVATIONS = new Reservation[0];
+  private static final BucketLimiter[] NO_LIMITERS = new BucketLimiter[0];
+  private static final String[] NO_KEYS = new String[0];
+
   /**
    * The charged call departs {@code wait} nanoseconds after {@code now}: at once, after a park on
    * this thread, or, for a reserving call, holding its charges in {@link #reservation}.
@@ -339,9 +343,10 @@ final class GroupCall {
         charged[i].counts().startWait();
       }
     }
-    Reservation[] heldNow = java.util.Arrays.copyOf(reservations, held);
-    BucketLimiter[] heldBy = java.util.Arrays.copyOf(holders, held);
-    String[] heldAt = java.util.Arrays.copyOf(heldKeys, held);
+    Reservation[] heldNow =
+        held == 0 ? NO_RESERVATIONS : java.util.Arrays.copyOf(reservations, held);
+    BucketLimiter[] heldBy = held == 0 ? NO_LIMITERS : java.util.Arrays.copyOf(holders, held);
+    String[] heldAt = held == 0 ? NO_KEYS : java.util.Arrays.copyOf(heldKeys, held);
     for (int j = 0; j < held; j++) {
       reservations[j] = null; // the reservation ends them now
       holders[j] = null;

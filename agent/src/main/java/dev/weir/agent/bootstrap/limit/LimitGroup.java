@@ -306,6 +306,25 @@ public final class LimitGroup extends Limiter {
     return ADMITTED;
   }
 
+  /**
+   * A call refused because the JVM is shutting down ({@link Draining}): counted rejected on each
+   * member, and named by all of them.
+   */
+  void refusedWhileDraining() {
+    String[] names = new String[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      Limiter member = LimiterRegistry.limiter(ids[i]);
+      if (member instanceof Draining) {
+        member = ((Draining) member).drained();
+      }
+      if (member instanceof BucketLimiter) {
+        ((BucketLimiter) member).rejectedWhileDraining();
+      }
+      names[i] = member.name();
+    }
+    REFUSED_BY.get()[0] = names;
+  }
+
   private static long refused(String name, long retryAfterNanos) {
     REFUSED_BY.get()[0] = new String[] {name};
     return Math.max(1, retryAfterNanos);

@@ -112,6 +112,13 @@ public final class WeirBridge {
     return LimiterRegistry.limiter(limiterId).acquire(key);
   }
 
+  /** Whether the id is a group's, draining or not (its refusals name its members). */
+  private static boolean isGroup(int groupId) {
+    Limiter limiter = LimiterRegistry.limiter(groupId);
+    return limiter instanceof LimitGroup
+        || limiter instanceof Draining && ((Draining) limiter).drained() instanceof LimitGroup;
+  }
+
   /**
    * {@link #limited(RuntimeException, long)} for a method with several limits: the exception also
    * names every limit that refused the call ({@code refusingLimiters()}), where its class, the
@@ -123,10 +130,7 @@ public final class WeirBridge {
    * @return the exception
    */
   public static RuntimeException limited(RuntimeException exception, long result, int groupId) {
-    String[] names =
-        result > 0 && LimiterRegistry.limiter(groupId) instanceof LimitGroup
-            ? LimitGroup.refusingLimits()
-            : null; // a draining group's refusal is its own
+    String[] names = result > 0 && isGroup(groupId) ? LimitGroup.refusingLimits() : null;
     if (names != null && names.length > 1) {
       int[] section = CallDepth.enterWeir(); // reflection runs JDK code a pattern may name
       try {
@@ -190,7 +194,7 @@ public final class WeirBridge {
    */
   public static String refusedBy(int groupId) {
     Limiter limiter = LimiterRegistry.limiter(groupId);
-    String name = limiter instanceof LimitGroup ? LimitGroup.refusedBy() : null;
+    String name = isGroup(groupId) ? LimitGroup.refusedBy() : null;
     return name != null ? name : limiter.name();
   }
 

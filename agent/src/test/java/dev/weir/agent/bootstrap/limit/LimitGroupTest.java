@@ -358,6 +358,10 @@ class LimitGroupTest {
               + e.refusingLimiters()
               + ", "
               + e.getMessage());
+      assertEquals(List.of("a", "b"), e.refusingLimiters(), "named by its own limits");
+      assertEquals("a", e.limiterName());
+      assertEquals(1, a.rejected(), "counted on each of them");
+      assertEquals(1, b.rejected());
     } finally {
       LimiterRegistry.redirect(gid, null);
     }
