@@ -62,41 +62,54 @@ final class SlotCharges {
       NanoClock clock) {
     int[][] slots = clusterMode ? bySlot(call) : new int[][] {every(call.size())};
     String[] states = new String[2 * call.size()];
-    long departure = minWaitNanos;
-    for (int pass = 0; pass < MAX_PASSES; pass++) {
-      long[] chargedAt = new long[slots.length];
-      for (int g = 0; g < slots.length; g++) {
-        long d = run(c, call, slots[g], departure, maxWaitNanos, states, clock);
-        if (d == SharedCharge.REFUSED) {
-          for (int later = g + 1; later < slots.length; later++) {
-            run(c, call, slots[later], departure, -1, states, clock); // their waits, none charged
+    boolean[] held = new boolean[slots.length];
+    try {
+      long departure = minWaitNanos;
+      for (int pass = 0; pass < MAX_PASSES; pass++) {
+        long[] chargedAt = new long[slots.length];
+        for (int g = 0; g < slots.length; g++) {
+          long d = run(c, call, slots[g], departure, maxWaitNanos, states, clock);
+          if (d == SharedCharge.REFUSED) {
+            for (int later = g + 1; later < slots.length; later++) {
+              run(c, call, slots[later], departure, -1, states, clock); // their waits, no charge
+            }
+            undoHeld(c, call, slots, held, states, clock);
+            return SharedCharge.REFUSED;
           }
-          undo(c, call, slots, g, -1, states, clock);
-          return SharedCharge.REFUSED;
+          held[g] = true;
+          chargedAt[g] = d;
+          departure = Math.max(departure, d);
         }
-        chargedAt[g] = d;
-        departure = Math.max(departure, d);
+        if (!again(c, call, slots, held, chargedAt, departure, states, clock)) {
+          call.charged(new Charged(slots, states));
+          return departure;
+        }
+        undoHeld(c, call, slots, held, states, clock); // one needs a later departure
       }
-      int moved = again(c, call, slots, chargedAt, departure, states, clock);
-      if (moved < 0) {
-        call.charged(new Charged(slots, states));
-        return departure;
+      return SharedCharge.REFUSED; // racing calls kept moving it: refused, by the last waits
+    } catch (RuntimeException e) {
+      // a slot's call failed after others were charged (a key of another type, a node down):
+      // those go back, so that the limits then decided alone are not charged twice
+      try {
+        undoHeld(c, call, slots, held, states, clock);
+      } catch (RuntimeException alsoFailed) {
+        e.addSuppressed(alsoFailed); // they stay charged: less is admitted, never more
       }
-      undo(c, call, slots, slots.length, moved, states, clock); // it needs a later departure
+      throw e;
     }
-    return SharedCharge.REFUSED; // racing calls kept moving it: refused, by the last pass's waits
   }
 
   /**
    * Charges again at the call's departure the slots charged at an earlier one.
    *
-   * @return -1 if every slot now departs at {@code departure}; else the slot that needs a later one
-   *     (charged nowhere now; the others are still charged)
+   * @return false if every slot now departs at {@code departure}; true if one needs a later one
+   *     (charged nowhere now; {@code held} says which are still charged)
    */
-  private static int again(
+  private static boolean again(
       UnifiedJedis c,
       SharedCharge call,
       int[][] slots,
+      boolean[] held,
       long[] chargedAt,
       long departure,
       String[] states,
@@ -105,12 +118,31 @@ final class SlotCharges {
       if (chargedAt[g] < departure) {
         GcraScript.run(
             c, keys(call, slots[g]), GcraScript.undoArguments(call, slots[g], states, clock));
+        held[g] = false;
         if (run(c, call, slots[g], departure, departure, states, clock) == SharedCharge.REFUSED) {
-          return g;
+          return true;
         }
+        held[g] = true;
       }
     }
-    return -1;
+    return false;
+  }
+
+  /** Undoes the slots {@code held} marks, and clears the marks. */
+  private static void undoHeld(
+      UnifiedJedis c,
+      SharedCharge call,
+      int[][] slots,
+      boolean[] held,
+      String[] states,
+      NanoClock clock) {
+    for (int g = 0; g < slots.length; g++) {
+      if (held[g]) {
+        held[g] = false;
+        GcraScript.run(
+            c, keys(call, slots[g]), GcraScript.undoArguments(call, slots[g], states, clock));
+      }
+    }
   }
 
   /**
@@ -119,24 +151,9 @@ final class SlotCharges {
    * @throws RuntimeException as the client throws it: the charges not undone stay taken
    */
   static void undo(UnifiedJedis c, SharedCharge call, Charged charged, NanoClock clock) {
-    undo(c, call, charged.slots, charged.slots.length, -1, charged.states, clock);
-  }
-
-  /** Undoes the first {@code count} slots but {@code skip}. */
-  private static void undo(
-      UnifiedJedis c,
-      SharedCharge call,
-      int[][] slots,
-      int count,
-      int skip,
-      String[] states,
-      NanoClock clock) {
-    for (int g = 0; g < count; g++) {
-      if (g != skip) {
-        GcraScript.run(
-            c, keys(call, slots[g]), GcraScript.undoArguments(call, slots[g], states, clock));
-      }
-    }
+    boolean[] all = new boolean[charged.slots.length];
+    java.util.Arrays.fill(all, true);
+    undoHeld(c, call, charged.slots, all, charged.states, clock);
   }
 
   private static long run(

@@ -326,6 +326,79 @@ class SharedChargeTest {
     }
   }
 
+  private BucketLimiter hourly(String name, long capacity, ClusterScope.OnFailure onFailure) {
+    GcraBucket bucket =
+        GcraBucket.create(
+            Discipline.TOKEN_BUCKET, 1, TimeUnit.HOURS, capacity, false, 0, clock.nanoTime());
+    return new BucketLimiter(
+        name, "test", bucket, 1, clock, false, new ClusterScope(backend, "", name, onFailure));
+  }
+
+  /** Writes {@code value} (a hash if null) at {@code key} on whichever server holds its slot. */
+  private static void spoil(String key, String value) throws Exception {
+    for (RedisServer s : servers) {
+      String r = value == null ? s.command("HSET", key, "f", "v") : s.command("SET", key, value);
+      if (r.startsWith(":") || r.startsWith("+OK")) {
+        return;
+      }
+    }
+    throw new IllegalStateException("no server took " + key);
+  }
+
+  /**
+   * The second limit's key holds something else than a bucket (another type, or a string that is no
+   * state): that limit follows its onBackendFailure, and the first is charged once per call,
+   * whatever slot the bad key lives in.
+   */
+  @Test
+  void aBadKeyInOneLimitChargesTheOtherOncePerCall() throws Exception {
+    for (String value : new String[] {null, "garbage"}) {
+      int n = names++;
+      BucketLimiter a = hourly("bad-a-" + n, 5, ClusterScope.OnFailure.REJECT);
+      BucketLimiter b = hourly("bad-b-" + n, 5, ClusterScope.OnFailure.ALLOW);
+      spoil(b.cluster().key(null), value);
+      int x = LimiterRegistry.register("shared-charge bad " + n + " a", a);
+      int y = LimiterRegistry.register("shared-charge bad " + n + " b", b);
+      LimitGroup g =
+          new LimitGroup("g", "Test#m()", new int[] {x, y}, new boolean[2], new boolean[2]);
+      assertEquals(5, passNow(g), "a's 5 permits, one per call (" + value + ")");
+      assertEquals(5, a.granted());
+    }
+  }
+
+  /** The bad limit fails closed: every call is refused, and the other is charged nothing. */
+  @Test
+  void callsABadKeyRefusesTakeNothingFromTheOther() throws Exception {
+    int n = names++;
+    BucketLimiter a = hourly("badr-a-" + n, 5, ClusterScope.OnFailure.REJECT);
+    BucketLimiter b = hourly("badr-b-" + n, 5, ClusterScope.OnFailure.REJECT);
+    spoil(b.cluster().key(null), null);
+    int x = LimiterRegistry.register("shared-charge badr " + n + " a", a);
+    int y = LimiterRegistry.register("shared-charge badr " + n + " b", b);
+    LimitGroup g =
+        new LimitGroup("g", "Test#m()", new int[] {x, y}, new boolean[2], new boolean[2]);
+    for (int i = 0; i < 5; i++) {
+      assertTrue(g.acquire() > 0, "b fails closed");
+    }
+    assertEquals(5, passNow(a), "five refused calls took nothing from a");
+  }
+
+  /** One limit named twice on a method applies once, locally and in Redis alike. */
+  @Test
+  void theSameLimitTwiceAppliesOnce() {
+    String[] out = new String[2];
+    for (int side = 0; side < 2; side++) {
+      int n = names++;
+      BucketLimiter l = token(1, 6).make("twice-" + n, clock, side == 1);
+      int x = LimiterRegistry.register("shared-charge twice " + n, l);
+      LimitGroup g =
+          new LimitGroup("g", "Test#m()", new int[] {x, x}, new boolean[2], new boolean[2]);
+      out[side] = passNow(g) + " admitted, " + l.granted() + " granted";
+    }
+    assertEquals("6 admitted, 6 granted", out[0], "locally");
+    assertEquals(out[0], out[1], "in Redis");
+  }
+
   /**
    * Eight threads on two cluster limits, one of them also taken alone by another method, on a
    * frozen clock: every permit of the shared limit is taken exactly once, the other limit pays for

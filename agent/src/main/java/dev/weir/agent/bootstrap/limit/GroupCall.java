@@ -542,18 +542,24 @@ final class GroupCall {
       first = longest;
     }
     String[] names = new String[n];
-    names[0] = (first < m ? members[first] : sharedMembers[first - m]).name();
+    BucketLimiter longestMember = first < m ? members[first] : sharedMembers[first - m];
+    names[0] = longestMember.name();
     int named = 1;
+    boolean counted = false;
     for (int i = 0; i < n; i++) {
       long own = i < m ? waits[i] : shared.waitNanos(i - m);
       GcraBucket b = i < m ? states[i].bucket : shared.bucket(i - m);
       BucketLimiter member = i < m ? members[i] : sharedMembers[i - m];
       if (alone ? own > JointCharge.waitBoundNanos(b) : wait > JointCharge.waitBoundNanos(b)) {
         member.counts().reject();
+        counted = true;
         if (i != first) {
           names[named++] = member.name();
         }
       }
+    }
+    if (!counted) {
+      longestMember.counts().reject(); // refused after racing calls kept moving its departure
     }
     refusedBy = new String[named];
     System.arraycopy(names, 0, refusedBy, 0, named);

@@ -68,18 +68,34 @@ public final class LimitGroup extends Limiter {
    */
   public LimitGroup(String name, String origin, int[] ids, boolean[] keyed, boolean[] config) {
     super(name, origin);
-    this.ids = ids.clone();
-    this.keyed = keyed.clone();
-    this.config = config.clone();
+    // one limit named twice on a method (two annotations of one name) applies once
+    int distinct = 0;
+    int[] distinctIds = new int[ids.length];
+    boolean[] distinctKeyed = new boolean[ids.length];
+    boolean[] distinctConfig = new boolean[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      int seen = 0;
+      while (seen < distinct && distinctIds[seen] != ids[i]) {
+        seen++;
+      }
+      if (seen == distinct) {
+        distinctIds[distinct] = ids[i];
+        distinctKeyed[distinct] = keyed[i];
+        distinctConfig[distinct++] = config[i];
+      }
+    }
+    this.ids = java.util.Arrays.copyOf(distinctIds, distinct);
+    this.keyed = java.util.Arrays.copyOf(distinctKeyed, distinct);
+    this.config = java.util.Arrays.copyOf(distinctConfig, distinct);
     int n = 0;
-    for (boolean c : config) {
+    for (boolean c : this.config) {
       n += c ? 1 : 0;
     }
     configIds = new int[n];
-    pair = ids.length == 2 && n == 0 && !keyed[0] && !keyed[1];
-    for (int i = 0, j = 0; i < ids.length; i++) {
-      if (config[i]) {
-        configIds[j++] = ids[i];
+    pair = distinct == 2 && n == 0 && !this.keyed[0] && !this.keyed[1];
+    for (int i = 0, j = 0; i < distinct; i++) {
+      if (this.config[i]) {
+        configIds[j++] = this.ids[i];
       }
     }
   }
