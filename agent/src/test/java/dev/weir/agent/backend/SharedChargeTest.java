@@ -334,6 +334,12 @@ class SharedChargeTest {
         name, "test", bucket, 1, clock, false, new ClusterScope(backend, "", name, onFailure));
   }
 
+  private static LimitGroup pair(BucketLimiter a, BucketLimiter b) {
+    int x = LimiterRegistry.register("shared-charge pair " + a.name(), a);
+    int y = LimiterRegistry.register("shared-charge pair " + b.name(), b);
+    return new LimitGroup("g", "Test#m()", new int[] {x, y}, new boolean[2], new boolean[2]);
+  }
+
   /** Writes {@code value} (a hash if null) at {@code key} on whichever server holds its slot. */
   private static void spoil(String key, String value) throws Exception {
     for (RedisServer s : servers) {
@@ -357,10 +363,7 @@ class SharedChargeTest {
       BucketLimiter a = hourly("bad-a-" + n, 5, ClusterScope.OnFailure.REJECT);
       BucketLimiter b = hourly("bad-b-" + n, 5, ClusterScope.OnFailure.ALLOW);
       spoil(b.cluster().key(null), value);
-      int x = LimiterRegistry.register("shared-charge bad " + n + " a", a);
-      int y = LimiterRegistry.register("shared-charge bad " + n + " b", b);
-      LimitGroup g =
-          new LimitGroup("g", "Test#m()", new int[] {x, y}, new boolean[2], new boolean[2]);
+      LimitGroup g = pair(a, b);
       assertEquals(5, passNow(g), "a's 5 permits, one per call (" + value + ")");
       assertEquals(5, a.granted());
     }
@@ -373,10 +376,7 @@ class SharedChargeTest {
     BucketLimiter a = hourly("badr-a-" + n, 5, ClusterScope.OnFailure.REJECT);
     BucketLimiter b = hourly("badr-b-" + n, 5, ClusterScope.OnFailure.REJECT);
     spoil(b.cluster().key(null), null);
-    int x = LimiterRegistry.register("shared-charge badr " + n + " a", a);
-    int y = LimiterRegistry.register("shared-charge badr " + n + " b", b);
-    LimitGroup g =
-        new LimitGroup("g", "Test#m()", new int[] {x, y}, new boolean[2], new boolean[2]);
+    LimitGroup g = pair(a, b);
     for (int i = 0; i < 5; i++) {
       assertTrue(g.acquire() > 0, "b fails closed");
     }
