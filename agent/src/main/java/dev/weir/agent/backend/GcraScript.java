@@ -110,7 +110,7 @@ final class GcraScript {
     values[0] = "j";
     values[1] = Long.toString(minWaitNanos);
     values[2] = Long.toString(maxWaitNanos);
-    values[3] = testClock == null ? "" : Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
+    values[3] = testClock == null ? "" : testMicros(testClock);
     for (int j = 0; j < at.length; j++) {
       int i = at[j];
       String[] settings = prepared(call.scope(i), call.bucket(i), call.permits(i)).settings;
@@ -129,7 +129,7 @@ final class GcraScript {
     values[0] = "u";
     values[1] = "0";
     values[2] = "0";
-    values[3] = testClock == null ? "" : Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
+    values[3] = testClock == null ? "" : testMicros(testClock);
     for (int j = 0; j < at.length; j++) {
       int i = at[j];
       int from = JOINT_HEADER + j * (BLOCK + 2);
@@ -198,9 +198,14 @@ final class GcraScript {
     values[0] = OPS[op];
     System.arraycopy(p.settings, 0, values, 1, p.settings.length);
     if (testClock != null) {
-      values[values.length - 1] = Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
+      values[values.length - 1] = testMicros(testClock);
     }
     return Arrays.asList(values);
+  }
+
+  /** The test clock's reading in whole microseconds, as the script takes it in place of TIME. */
+  private static String testMicros(NanoClock testClock) {
+    return Long.toString(Math.floorDiv(testClock.nanoTime(), 1000L));
   }
 
   private static String resource(String name) {

@@ -116,8 +116,7 @@ final class SlotCharges {
       NanoClock clock) {
     for (int g = 0; g < slots.length; g++) {
       if (chargedAt[g] < departure) {
-        GcraScript.run(
-            c, keys(call, slots[g]), GcraScript.undoArguments(call, slots[g], states, clock));
+        undoSlot(c, call, slots[g], states, clock);
         held[g] = false;
         if (run(c, call, slots[g], departure, departure, states, clock) == SharedCharge.REFUSED) {
           return true;
@@ -139,8 +138,7 @@ final class SlotCharges {
     for (int g = 0; g < slots.length; g++) {
       if (held[g]) {
         held[g] = false;
-        GcraScript.run(
-            c, keys(call, slots[g]), GcraScript.undoArguments(call, slots[g], states, clock));
+        undoSlot(c, call, slots[g], states, clock);
       }
     }
   }
@@ -154,6 +152,12 @@ final class SlotCharges {
     boolean[] all = new boolean[charged.slots.length];
     java.util.Arrays.fill(all, true);
     undoHeld(c, call, charged.slots, all, charged.states, clock);
+  }
+
+  /** One script call undoing the charges of the buckets {@code at} ({@code u}). */
+  private static void undoSlot(
+      UnifiedJedis c, SharedCharge call, int[] at, String[] states, NanoClock clock) {
+    GcraScript.run(c, keys(call, at), GcraScript.undoArguments(call, at, states, clock));
   }
 
   private static long run(

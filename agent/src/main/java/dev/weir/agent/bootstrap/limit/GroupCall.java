@@ -164,17 +164,24 @@ final class GroupCall {
   /** Gives back what the cluster members hold: charged by none. */
   void withdrawAll() {
     for (int j = 0; j < held; j++) {
-      Reservation r = reservations[j];
-      if (r.waits()) {
-        r.withdraw();
-      } else {
-        holders[j].refund(heldKeys[j]);
-      }
+      withdraw(reservations[j], holders[j], heldKeys[j]);
       reservations[j] = null;
       holders[j] = null;
       heldKeys[j] = null;
     }
     held = 0;
+  }
+
+  /**
+   * Gives back a cluster member's reservation, made on its own, for a call charged by none: a held
+   * slot is withdrawn, a call admitted at once refunded.
+   */
+  static void withdraw(Reservation r, BucketLimiter holder, String key) {
+    if (r.waits()) {
+      r.withdraw();
+    } else {
+      holder.refund(key);
+    }
   }
 
   /**
@@ -335,8 +342,8 @@ final class GroupCall {
     BucketLimiter[] charged = new BucketLimiter[n];
     String[] chargedKeys = new String[n];
     for (int i = 0; i < n; i++) {
-      charged[i] = charged(i);
-      chargedKeys[i] = i < m ? keys[i] : sharedKeys[i - m];
+      charged[i] = memberAt(i);
+      chargedKeys[i] = keyAt(i);
       if (wait == 0) {
         charged[i].counts().admit();
       } else {
@@ -381,7 +388,7 @@ final class GroupCall {
 
   private long admitAll() {
     for (int i = 0, n = chargedMembers(); i < n; i++) {
-      charged(i).counts().admit();
+      memberAt(i).counts().admit();
     }
     return Limiter.ADMITTED;
   }
@@ -391,8 +398,14 @@ final class GroupCall {
     return sharedCharged ? m + shares : m;
   }
 
-  private BucketLimiter charged(int i) {
+  /** Member {@code i} of the local ones then the cluster ones ({@link #chargedMembers}). */
+  private BucketLimiter memberAt(int i) {
     return i < m ? members[i] : sharedMembers[i - m];
+  }
+
+  /** The key of {@link #memberAt}. */
+  private String keyAt(int i) {
+    return i < m ? keys[i] : sharedKeys[i - m];
   }
 
   /** Parks until the departure, counted as a wait on each member; interrupted, gives back all. */
@@ -408,7 +421,7 @@ final class GroupCall {
   private long awaitOwn(long now, long wait) {
     int n = chargedMembers();
     for (int i = 0; i < n; i++) {
-      charged(i).counts().startWait();
+      memberAt(i).counts().startWait();
     }
     try {
       long due = now + wait;
@@ -417,7 +430,7 @@ final class GroupCall {
         if (left <= 0) {
           long spent = Math.max(0, clock.nanoTime() - now);
           for (int i = 0; i < n; i++) {
-            charged(i).counts().admitAfterWait(spent);
+            memberAt(i).counts().admitAfterWait(spent);
           }
           return Limiter.ADMITTED;
         }
@@ -430,15 +443,15 @@ final class GroupCall {
           }
           long retry = 1;
           for (int i = 0; i < n; i++) {
-            charged(i).counts().reject();
-            retry = Math.max(retry, charged(i).probe(i < m ? keys[i] : sharedKeys[i - m]));
+            memberAt(i).counts().reject();
+            retry = Math.max(retry, memberAt(i).probe(keyAt(i)));
           }
           return ~retry;
         }
       }
     } finally {
       for (int i = 0; i < n; i++) {
-        charged(i).counts().endWait();
+        memberAt(i).counts().endWait();
       }
     }
   }
@@ -510,6 +523,11 @@ final class GroupCall {
     }
   }
 
+  /** Member {@code i}'s own wait in the last plan or exchange, nanoseconds. */
+  private long ownWait(int i) {
+    return i < m ? waits[i] : shared.waitNanos(i - m);
+  }
+
   /** The cluster member with the longest own wait in the last exchange. */
   private int longestShared() {
     int longestAt = 0;
@@ -530,27 +548,25 @@ final class GroupCall {
     long minBound = Long.MAX_VALUE;
     boolean alone = false;
     int n = m + shares;
+    long[] bounds = new long[n];
     for (int i = 0; i < n; i++) {
-      long own = i < m ? waits[i] : shared.waitNanos(i - m);
-      long bound = JointCharge.waitBoundNanos(i < m ? states[i].bucket : shared.bucket(i - m));
-      wait = Math.max(wait, own);
-      minBound = Math.min(minBound, bound);
-      alone |= own > bound;
+      bounds[i] = JointCharge.waitBoundNanos(i < m ? states[i].bucket : shared.bucket(i - m));
+      wait = Math.max(wait, ownWait(i));
+      minBound = Math.min(minBound, bounds[i]);
+      alone |= ownWait(i) > bounds[i];
     }
     int first = m + longestShared();
     if (m > 0 && waits[longest] > shared.waitNanos(first - m)) {
       first = longest;
     }
     String[] names = new String[n];
-    BucketLimiter longestMember = first < m ? members[first] : sharedMembers[first - m];
+    BucketLimiter longestMember = memberAt(first);
     names[0] = longestMember.name();
     int named = 1;
     boolean counted = false;
     for (int i = 0; i < n; i++) {
-      long own = i < m ? waits[i] : shared.waitNanos(i - m);
-      GcraBucket b = i < m ? states[i].bucket : shared.bucket(i - m);
-      BucketLimiter member = i < m ? members[i] : sharedMembers[i - m];
-      if (alone ? own > JointCharge.waitBoundNanos(b) : wait > JointCharge.waitBoundNanos(b)) {
+      if ((alone ? ownWait(i) : wait) > bounds[i]) {
+        BucketLimiter member = memberAt(i);
         member.counts().reject();
         counted = true;
         if (i != first) {

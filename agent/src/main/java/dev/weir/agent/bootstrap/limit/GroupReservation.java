@@ -120,11 +120,7 @@ final class GroupReservation extends Reservation {
       }
     }
     for (int j = 0; j < held.length; j++) {
-      if (held[j].waits()) {
-        held[j].withdraw();
-      } else {
-        holders[j].refund(heldKeys[j]); // as GroupCall.withdrawAll gives it back
-      }
+      GroupCall.withdraw(held[j], holders[j], heldKeys[j]);
     }
   }
 
