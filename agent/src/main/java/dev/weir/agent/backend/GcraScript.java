@@ -75,29 +75,32 @@ final class GcraScript {
     Prepared(GcraBucket bucket, long permits) {
       this.bucket = bucket;
       this.permits = permits;
-      long[] s = bucket.sharedSettings(permits);
+      long[] s = bucket.sharedSettings(permits); // the discipline goes between burst and U
       settings = new String[s.length + 1];
       for (int i = 0; i < s.length; i++) {
-        settings[i] = Long.toString(s[i]);
+        settings[i < DISCIPLINE ? i : i + 1] = Long.toString(s[i]);
       }
       switch (bucket.discipline()) {
         case TOKEN_BUCKET:
-          settings[s.length] = "t";
+          settings[DISCIPLINE] = "t";
           break;
         case POLICING:
-          settings[s.length] = "p";
+          settings[DISCIPLINE] = "p";
           break;
         default:
-          settings[s.length] = "s";
+          settings[DISCIPLINE] = "s";
       }
     }
   }
+
+  /** Where in a block the script reads the discipline. */
+  private static final int DISCIPLINE = 9;
 
   /** A joint charge's header: operation, earliest and latest departure, test clock. */
   private static final int JOINT_HEADER = 4;
 
   /** A bucket's block of settings, as the script reads it. */
-  private static final int BLOCK = 10;
+  private static final int BLOCK = 12;
 
   /**
    * ARGV of a joint charge ({@code j}) of the buckets {@code at} of {@code call}: the departure's

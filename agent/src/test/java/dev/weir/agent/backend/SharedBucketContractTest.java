@@ -62,7 +62,14 @@ class SharedBucketContractTest {
     Side(Settings s, boolean shared) {
       GcraBucket bucket =
           GcraBucket.create(
-              s.discipline, s.rate, s.per, s.capacity, s.wait, s.maxWaitNanos, clock.nanoTime());
+              s.discipline,
+              s.rate,
+              s.per,
+              s.capacity,
+              s.wait,
+              s.maxWaitNanos,
+              TimeUnit.MILLISECONDS.toNanos(s.warmUpMillis),
+              clock.nanoTime());
       String name = "contract-" + (++limiters);
       ClusterScope cluster =
           shared ? new ClusterScope(backend, "", name, ClusterScope.OnFailure.REJECT) : null;
@@ -71,6 +78,11 @@ class SharedBucketContractTest {
 
     /** Acquires at {@code atMicros}; notes the answer and the wait. */
     void acquire(long atMicros, String key) {
+      acquireAt(atMicros, key);
+    }
+
+    /** As {@link #acquire}, answering what the limiter did. */
+    long acquireAt(long atMicros, String key) {
       long at = TimeUnit.MICROSECONDS.toNanos(atMicros);
       clock.set(at);
       long answer = key == null ? limiter.acquire() : limiter.acquire(key);
@@ -81,6 +93,20 @@ class SharedBucketContractTest {
               + (key == null ? "" : key + " ")
               + (answer == 0 ? "admitted" : "retryAfter=" + answer + "ns")
               + (clock.nanoTime() != at ? " after waiting " + (clock.nanoTime() - at) + "ns" : ""));
+      return answer;
+    }
+
+    /** Acquires {@code calls} times, each when the one before returned. */
+    void serial(int calls) {
+      for (int i = 0; i < calls; i++) {
+        acquire(TimeUnit.NANOSECONDS.toMicros(clock.nanoTime()), null);
+      }
+    }
+
+    /** Notes the probe and the permits available now. */
+    void look(String what) {
+      answers.add(
+          what + ": probe " + limiter.probe(null) + " available " + limiter.availablePermits());
     }
   }
 
@@ -92,6 +118,7 @@ class SharedBucketContractTest {
     long permits = 1;
     boolean wait;
     long maxWaitNanos = Long.MAX_VALUE;
+    long warmUpMillis;
 
     Settings(double rate, long capacity) {
       this.rate = rate;
@@ -286,5 +313,166 @@ class SharedBucketContractTest {
           side.clock.set(TimeUnit.MILLISECONDS.toNanos(600));
           side.answers.add("available later " + side.limiter.availablePermits());
         });
+  }
+
+  // ---- warm-up (WarmUp in the script): WarmUpTest's cases, call for call on both sides ----
+
+  private static Settings warmUp(double rate, long capacity, boolean wait, long warmUpMillis) {
+    Settings s = new Settings(rate, capacity);
+    s.wait = wait;
+    s.warmUpMillis = warmUpMillis;
+    return s;
+  }
+
+  /**
+   * Guava's own test sequence (rate 2/s, warm-up 4 s; capacity 4, Guava's threshold), as {@code
+   * WarmUpTest.guavaTestWarmUpSequence}: 1375, 1125, 875, 625 and 500 ms from cold, the same after
+   * idling the warm-up period, and the burst of a warm bucket.
+   */
+  @Test
+  void warmUpGuavaSequence() {
+    same(
+        warmUp(2, 4, true, 4000),
+        side -> {
+          side.serial(8);
+          side.clock.advance(TimeUnit.SECONDS.toNanos(4));
+          side.serial(8);
+          side.clock.advance(TimeUnit.SECONDS.toNanos(2));
+          side.serial(8);
+        });
+    Side shared = backendSide(warmUp(2, 4, true, 4000));
+    shared.serial(5);
+    assertEquals(
+        List.of(
+            "t=0us admitted after waiting 1375000000ns",
+            "t=1375000us admitted after waiting 1125000000ns",
+            "t=2500000us admitted after waiting 875000000ns",
+            "t=3375000us admitted after waiting 625000000ns",
+            "t=4000000us admitted after waiting 500000000ns"),
+        shared.answers,
+        "Guava's waits, each one call earlier (no pay later)");
+  }
+
+  /** A rejecting caller retrying at its retry-after: admitted at the instants a waiter is. */
+  @Test
+  void warmUpRejectingCallerRetriesAtItsRetryAfter() {
+    same(
+        warmUp(2, 4, false, 4000),
+        side -> {
+          long at = 0;
+          for (int admitted = 0, calls = 0; admitted < 6 && calls < 40; calls++) {
+            long answer = side.acquireAt(at, null);
+            if (answer == 0) {
+              admitted++;
+            } else {
+              at += TimeUnit.NANOSECONDS.toMicros(answer);
+            }
+          }
+        });
+  }
+
+  /** 100/s, warm-up 10 s: the ramp of 500 permits, then idling part way and a live change. */
+  @Test
+  void warmUpRampPartialCoolingAndALiveChange() {
+    same(
+        warmUp(100, 100, true, 10_000),
+        side -> {
+          side.serial(300);
+          side.clock.advance(TimeUnit.MILLISECONDS.toNanos(1500)); // part way back up the zone
+          side.serial(50);
+          side.look("part cold");
+          side.limiter.change(50, TimeUnit.SECONDS, 100, false); // the cold level carried
+          side.serial(50);
+          side.clock.advance(TimeUnit.SECONDS.toNanos(30));
+          side.look("idle");
+          side.serial(3);
+        });
+  }
+
+  /** Probes and views of a cold bucket, a refund it keeps, and three permits a call. */
+  @Test
+  void warmUpProbesViewsRefundsAndPermitsPerCall() {
+    Settings s = warmUp(10, 10, false, 2000);
+    s.permits = 3;
+    same(
+        s,
+        side -> {
+          side.look("new");
+          burst(side, 0, 2);
+          side.look("after a refused call");
+          burst(side, 900_000, 2);
+          side.limiter.refund(null); // kept: a warm-up keeps its charge
+          side.look("after a refund");
+          burst(side, 1_500_000, 2);
+          burst(side, 60_000_000, 4);
+          side.look("a minute later");
+        });
+  }
+
+  @Test
+  void warmUpClockSteppingBack() {
+    same(
+        warmUp(10, 10, false, 2000),
+        side -> {
+          burst(side, 0, 1); // both new at 0 (a key is new at its first call, a local limiter
+          // at its creation)
+          burst(side, 10_000_000, 3);
+          burst(side, 10_300_000, 3);
+          burst(side, 5_000_000, 2); // back 5 s: empty and fully cold
+          burst(side, 5_400_000, 2);
+        });
+  }
+
+  /**
+   * The script's exact multiply-divide, run in Redis's own Lua on products far beyond 2^53 (where a
+   * double's {@code ceil(a * b / c)} is off, as the last case shows), against exact arithmetic.
+   */
+  @Test
+  void warmUpArithmeticIsExactBeyondADoublesMantissa() throws Exception {
+    String source = GcraScript.SOURCE;
+    int from = source.indexOf("local function mulDiv");
+    String function = source.substring(from, source.indexOf("\nend\n", from) + 5);
+    String script =
+        function
+            + "local q, r = mulDiv(tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))\n"
+            + "return string.format('%.0f %.0f', q, r)";
+    java.util.Random random = new java.util.Random(23);
+    List<long[]> cases = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      long c = 1 + (random.nextLong() >>> 14); // below 2^50
+      long a = 1 + Math.floorMod(random.nextLong(), c); // take <= U
+      long b = Math.floorMod(random.nextLong(), 2 * c); // u + u0 <= 2U
+      cases.add(new long[] {a, b, c});
+    }
+    long[] naiveWrong = {1125899906842597L, 2251799813685191L, 1125899906842621L};
+    cases.add(naiveWrong);
+    String[][] commands = new String[cases.size()][];
+    for (int i = 0; i < commands.length; i++) {
+      long[] x = cases.get(i);
+      commands[i] =
+          new String[] {
+            "EVAL", script, "0", Long.toString(x[0]), Long.toString(x[1]), Long.toString(x[2])
+          };
+    }
+    List<String> replies = redis.commands(commands);
+    for (int i = 0; i < commands.length; i++) {
+      long[] x = cases.get(i);
+      java.math.BigInteger[] qr =
+          java.math.BigInteger.valueOf(x[0])
+              .multiply(java.math.BigInteger.valueOf(x[1]))
+              .divideAndRemainder(java.math.BigInteger.valueOf(x[2]));
+      String reply = replies.get(i);
+      assertEquals(
+          qr[0] + " " + qr[1],
+          reply.substring(reply.indexOf(' ') + 1),
+          "floor and remainder of " + x[0] + " * " + x[1] + " / " + x[2]);
+    }
+    double naive = Math.ceil((double) naiveWrong[0] * naiveWrong[1] / naiveWrong[2]);
+    java.math.BigInteger exact =
+        java.math.BigInteger.valueOf(naiveWrong[0])
+            .multiply(java.math.BigInteger.valueOf(naiveWrong[1]))
+            .add(java.math.BigInteger.valueOf(naiveWrong[2] - 1))
+            .divide(java.math.BigInteger.valueOf(naiveWrong[2]));
+    assertTrue(exact.doubleValue() != naive, "the last case is one a double gets wrong: " + naive);
   }
 }

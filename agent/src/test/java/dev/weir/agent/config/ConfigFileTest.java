@@ -710,7 +710,7 @@ class ConfigFileTest {
                 "    key: 0",
                 "  - name: e",
                 "    methods: \"x.Y#e\"",
-                "    tokenBucket: { rate: 2, warmUpMillis: 100 }",
+                "    tokenBucket: { rate: 999999937, warmUpMillis: 86400000 }",
                 "    scope: cluster",
                 "  - name: f",
                 "    methods: \"x.Y#f\"",
@@ -725,8 +725,8 @@ class ConfigFileTest {
                 + " day), was 86400001",
             "weir.yaml:14: limits[3].tokenBucket.warmUpMillis is not supported with a key yet"
                 + " (per-key buckets do not warm up), was 100",
-            "weir.yaml:19: limits[4].scope cluster cannot hold this limit: warmUpMillis is not"
-                + " supported with scope: cluster yet",
+            "weir.yaml:19: limits[4].scope cluster cannot hold this limit: its warm-up (86400 s in"
+                + " ticks of 1/1024 ns) is beyond what a cluster bucket counts exactly (2^50 ticks)",
             "weir.yaml:22: limits[5].leakyBucket.warmUpMillis is not a known key (known: rate, per,"
                 + " capacity, mode)"),
         bad.errors());

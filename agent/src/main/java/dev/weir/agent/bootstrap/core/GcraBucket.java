@@ -820,8 +820,9 @@ public final class GcraBucket extends BucketState {
    *
    * @param permits the permits of one call, {@code >= 1}
    * @return {@code {ticksPerNano, interval, cost of permits, admitLimit, freeLimit, retryBase,
-   *     emptyAhead, clockBackLimit, burst}}, each in ticks but the first ({@link #NEVER_TICKS}
-   *     means never)
+   *     emptyAhead, clockBackLimit, burst, U, Z}}, each in ticks but the first ({@link
+   *     #NEVER_TICKS} means never); {@code U} and {@code Z} are the warm-up's cold zone and lag
+   *     ({@link WarmUp}), 0 for none
    */
   public long[] sharedSettings(long permits) {
     return new long[] {
@@ -833,32 +834,40 @@ public final class GcraBucket extends BucketState {
       retryBase,
       emptyAhead,
       clockBackLimit,
-      burst
+      burst,
+      warmUp == null ? 0 : warmUp.half(),
+      warmUp == null ? 0 : warmUp.lag()
     };
   }
 
   /**
    * Whether the shared form of this core computes exactly what this bucket does: it keeps its
    * numbers in IEEE doubles (Redis's Lua), exact below 2^53, so every finite duration it handles
-   * must stay below 2^52 ticks (52 days at one tick per nanosecond, 73 minutes at 1024). A duration
-   * of "never" ({@link #NEVER_TICKS}) is exact.
+   * must stay below 2^52 ticks (52 days at one tick per nanosecond, 73 minutes at 1024), and with a
+   * warm-up, whose sums are longer, below 2^50 (13 days; 18 minutes at 1024). A duration of "never"
+   * ({@link #NEVER_TICKS}) is exact.
    *
    * @param permits the permits of one call
    * @return null if exact; otherwise what is too long, in words
    */
   public String sharedProblem(long permits) {
-    if (warmUp != null) {
-      return "warmUpMillis is not supported with scope: cluster yet";
+    int bits = warmUp == null ? 52 : 50;
+    long limit = 1L << bits;
+    String tick =
+        " s in ticks of 1/" + ticksPerNano + " ns) is beyond what a cluster bucket counts";
+    if (warmUp != null && warmUp.half() + warmUp.lag() >= limit) {
+      return "its warm-up (" + warmUp.warmUpNanos / 1_000_000_000L + tick + " exactly (2^50 ticks)";
     }
-    long limit = 1L << 52;
     long[] ticks = {cost(permits), admitLimit, burst};
     for (long t : ticks) {
       if (t >= limit && t != NEVER_TICKS) {
         return "its burst plus longest wait ("
             + toNanosCeil(Math.max(admitLimit, burst)) / 1_000_000_000L
-            + " s in ticks of 1/"
-            + ticksPerNano
-            + " ns) is beyond what a cluster bucket counts exactly (2^52 ticks)";
+            + tick
+            + " exactly (2^"
+            + bits
+            + " ticks"
+            + (warmUp == null ? ")" : " with a warm-up)");
       }
     }
     return null;

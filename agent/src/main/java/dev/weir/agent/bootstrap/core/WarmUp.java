@@ -78,8 +78,14 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *       (guarded by {@code WarmUpTest.extremesStayBounded}).
  * </ol>
  *
+ * <p><b>Cluster scope.</b> The script of cluster scope ({@code gcra.lua}) holds the same model on a
+ * Redis key: {@code coldAt - fullAt} is stored beside {@code fullAt}, and each method here is there
+ * line for line, in doubles exact below 2^53 ({@code ceil(take * sum / U)} by an exact
+ * multiply-divide), so both answer alike at the same instants. A missing key is a new limiter,
+ * fully cold from now; the key expires once fully cold.
+ *
  * <p>Thread-safe and lock-free. Only the keyless state of its {@link GcraBucket} warms up (a
- * per-key or cluster limit with a warm-up is refused where it is declared).
+ * per-key limit with a warm-up is refused where it is declared).
  */
 final class WarmUp {
   private static final AtomicLongFieldUpdater<WarmUp> COLD_AT =
@@ -240,6 +246,16 @@ final class WarmUp {
       return tokens;
     }
     return needed(cold, current, ahead, 1, interval) <= burst ? 1 : 0;
+  }
+
+  /** U, ticks: the cold zone, as the shared form of the core ({@code gcra.lua}) takes it. */
+  long half() {
+    return half;
+  }
+
+  /** Z, ticks: how long the bucket stays full before the cold zone refills. */
+  long lag() {
+    return lag;
   }
 
   /** After a confirmed clock step back: fully cold from {@code fullAt}, no credit. */

@@ -287,6 +287,9 @@ public final class BucketLimiter extends Limiter {
       key = KeyDigest.of(key);
     }
     if (cluster != null) {
+      if (bucket.warmUpNanos() > 0) {
+        return; // as GcraBucket.refund: a warm-up keeps what it charged
+      }
       if (cluster.refund(key, bucket)) {
         counts.refund();
         return;
