@@ -410,6 +410,57 @@ class ClusterScopeIT {
     assertEquals("payments", alone.value("limiter"), alone.toString());
   }
 
+  /**
+   * A cluster limit with a warm-up (20/s, capacity 20, warm-up 2 s) starts cold on Redis: no burst,
+   * and the k-th permit costs {@code T + T * (2 * (U - k * T) - T) / U} (147.5 ms, 142.5 ms, ...),
+   * where the same limit without warm-up would admit 20 at once and 20 a second after.
+   */
+  @ParameterizedTest
+  @MethodSource("dev.weir.it.ForkedJvm#jdks")
+  void aClusterLimitWithAWarmUpStartsCold(String jdk) throws Exception {
+    try (RedisServer redis = RedisServer.start()) {
+      Path config =
+          config(
+              redis.uri(),
+              "  - name: payments",
+              "    tokenBucket: { rate: 20, capacity: 20, warmUpMillis: 2000 }",
+              "    scope: cluster",
+              "    onBackendFailure: reject");
+      // the run's first call makes the key (cold) and is refused; the rest start 2 s later, when
+      // the idle time has paid for one permit
+      String at = Long.toString(System.currentTimeMillis() + 2000);
+      ForkedJvm.Result r = run(jdk, config, "run", "1000", at);
+      long runMillis = r.longValue("runMillis");
+      long bound = 1; // the permit the idle time paid for
+      for (double departed = 0; ; bound++) {
+        departed += 50 + 50 * (2 * (1000 - 50 * bound) - 50) / 1000.0;
+        if (departed > runMillis + 1) {
+          break;
+        }
+      }
+      long admitted = r.longValue("admitted");
+      assertTrue(
+          admitted <= bound,
+          admitted + " admitted in " + runMillis + " ms, cold bound " + bound + "\n" + r);
+      assertTrue(admitted >= 3, "a loop of " + runMillis + " ms gets the first permits\n" + r);
+      assertEquals("0", r.value("backendFailures"), r.toString());
+      System.out.println(
+          "[cluster] warm-up, "
+              + jdk
+              + ": "
+              + admitted
+              + " admitted in "
+              + runMillis
+              + " ms (cold bound "
+              + bound
+              + ", 40 without warm-up)");
+      String state = redis.command("GET", "weir:{payments}");
+      assertTrue(
+          state.matches("\\$\\d+ \\d+ \\d+\\|1 50000000 1000000000 1000000000\\|\\d+"),
+          "the cold zone is kept on Redis beside the bucket: " + state);
+    }
+  }
+
   /** A Redis Cluster of three nodes serves a per-key limit; the keys spread over the nodes. */
   @ParameterizedTest
   @MethodSource("dev.weir.it.ForkedJvm#jdks")
