@@ -16,8 +16,8 @@ import java.lang.annotation.Target;
  * none, exactly. A call that may wait (every limit {@code WAIT} or {@code SHAPING}) gets one
  * departure instant, the earliest at which every limit admits it, and is charged on each at that
  * instant, so a shaping limit keeps its constant rate; it is admitted when that instant is within
- * each limit's own bound. A refused call's {@link RateLimitedException} carries the {@code
- * retryAfter} of the limit with the longest wait, and that limit's name.
+ * each limit's own bound. A refused call's {@link RateLimitedException} carries the time until the
+ * call as a whole would pass, and the name of the refusing limit furthest beyond its bound.
  *
  * <pre>{@code
  * @TokenBucket(name = "partner-per-second", rate = 10)

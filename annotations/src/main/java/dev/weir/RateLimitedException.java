@@ -22,8 +22,10 @@ import java.util.concurrent.TimeUnit;
  * InterruptedException} and the thread's interrupt flag stays set.
  *
  * <p>A method with several limits is refused when any of them refuses: {@link #limiterName()} is
- * the limit with the longest wait, {@link #retryAfterNanos()} that wait, and {@link
- * #refusingLimiters()} (and the message) name every limit that refused the call.
+ * the refusing limit whose wait is furthest beyond what it may wait (a {@code REJECT} limit beside
+ * a shaping one that would make the call wait: the {@code REJECT} one, whose {@code Rejected} count
+ * the call raised), {@link #retryAfterNanos()} the time until the call as a whole would pass, and
+ * {@link #refusingLimiters()} (and the message) name every limit that refused the call.
  */
 public class RateLimitedException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -82,7 +84,7 @@ public class RateLimitedException extends RuntimeException {
 
   /**
    * Every limit that refused the call: for a method with several limits, each one that refused it,
-   * the one with the longest wait ({@link #limiterName()}) first; otherwise that one alone.
+   * {@link #limiterName()} first; otherwise that one alone.
    *
    * @return the names, never empty; an unmodifiable list
    */

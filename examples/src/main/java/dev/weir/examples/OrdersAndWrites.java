@@ -143,7 +143,7 @@ public final class OrdersAndWrites {
         "Per second; admitted, limited, left, waiting and p99 wait from the MBeans.");
     System.out.println();
     System.out.println(
-        "second |   orders: demand admitted limited left |  writes: demand admitted limited"
+        "second |  orders: demand admitted limited left |  writes: demand admitted limited"
             + " waiting p99 wait");
     System.out.println(
         "-------+---------------------------------------+-----------------------------------"

@@ -460,7 +460,7 @@ final class LimitPrologue {
       mv.visitTypeInsn(Opcodes.NEW, EXCEPTION);
       mv.visitInsn(Opcodes.DUP);
       if (group) {
-        mv.visitLdcInsn(limiterId); // the limit with the longest wait, as the group decided
+        mv.visitLdcInsn(limiterId); // the refusing limit, as the group decided
         mv.visitMethodInsn(
             Opcodes.INVOKESTATIC, BRIDGE, "refusedBy", "(I)Ljava/lang/String;", false);
       } else {

@@ -103,7 +103,7 @@ final class GroupCall {
   /** The cluster member whose wait set the departure of {@link #chargeShared}; else null. */
   private String departureBy;
 
-  /** The names of the limits that refused the call, the longest wait first. */
+  /** The names of the limits that refused the call, the named one first ({@link #countRefusal}). */
   String[] refusedBy;
 
   /**
@@ -276,48 +276,60 @@ final class GroupCall {
     if (wait <= minBound) {
       return wait;
     }
-    refusedBy = countRefusal(wait, longest);
+    refusedBy = countRefusal(m, wait, longest);
     return -(wait == Long.MAX_VALUE ? Long.MAX_VALUE : wait - minBound);
   }
 
   /**
-   * Counts a refused call rejected where it would be alone; if none would (one cannot wait as long
-   * as another needs), where the call's wait is beyond the bound; returns the names of the limits
-   * that refused it, the one with the longest wait first.
+   * Counts a refused call and names the limits that refused it (SPEC "Several limits on one
+   * method"): rejected on each member that would refuse it alone; if none would (each admits it
+   * alone, but one cannot wait as long as another needs), on each whose bound the call's wait
+   * exceeds; if none is (racing calls kept moving a cluster departure), on the one with the longest
+   * wait. The first name is the counted member whose time beyond its bound is the longest (its own
+   * wait, or where none refuses alone the call's; ties: the longest own wait), then the others
+   * counted: so the name is always of a limit whose {@code Rejected} count the call raised.
+   *
+   * @param n the members: the local ones, then those of the shared charge
+   * @param wait the call's wait, nanoseconds
+   * @param longestAt the member with the longest own wait
+   * @return the names
    */
-  private String[] countRefusal(long wait, int longest) {
+  private String[] countRefusal(int n, long wait, int longestAt) {
     boolean alone = false;
-    for (int i = 0; i < m && !alone; i++) {
-      alone = waits[i] > JointCharge.waitBoundNanos(states[i].bucket);
+    for (int i = 0; i < n && !alone; i++) {
+      alone = ownWait(i) > boundAt(i);
     }
-    // the longest wait may be a cluster member's slot, which the call's wait started from
-    boolean fromHeld = waits[longest] < wait && held > 0;
-    String[] names = new String[m + 1];
-    names[0] = fromHeld ? longestHeld() : members[longest].name();
-    int n = 1;
-    for (int i = 0; i < m; i++) {
-      long bound = JointCharge.waitBoundNanos(states[i].bucket);
-      if (alone ? waits[i] > bound : wait > bound) {
-        members[i].counts().reject();
-        if (fromHeld || i != longest) {
-          names[n++] = members[i].name();
+    int first = -1;
+    long firstOver = 0;
+    int counted = 0;
+    for (int i = 0; i < n; i++) {
+      long over = (alone ? ownWait(i) : wait) - boundAt(i); // its time, beyond what it may wait
+      if (over > 0) {
+        memberAt(i).counts().reject();
+        counted++;
+        if (first < 0 || over > firstOver || (over == firstOver && ownWait(i) > ownWait(first))) {
+          first = i;
+          firstOver = over;
         }
       }
     }
-    String[] refused = new String[n];
-    System.arraycopy(names, 0, refused, 0, n);
-    return refused;
-  }
-
-  /** The name of the cluster member whose held slot is the latest. */
-  private String longestHeld() {
-    int latest = 0;
-    for (int j = 1; j < held; j++) {
-      if (reservations[j].waitNanos() > reservations[latest].waitNanos()) {
-        latest = j;
+    if (first < 0) {
+      memberAt(longestAt).counts().reject();
+      return new String[] {memberAt(longestAt).name()};
+    }
+    String[] names = new String[counted];
+    names[0] = memberAt(first).name();
+    for (int i = 0, k = 1; i < n; i++) {
+      if (i != first && (alone ? ownWait(i) : wait) - boundAt(i) > 0) {
+        names[k++] = memberAt(i).name();
       }
     }
-    return holders[latest].name();
+    return names;
+  }
+
+  /** The wait bound of member {@code i} (local, then shared), nanoseconds. */
+  private long boundAt(int i) {
+    return JointCharge.waitBoundNanos(i < m ? states[i].bucket : shared.bucket(i - m));
   }
 
   private void undo(int charged) {
@@ -546,39 +558,16 @@ final class GroupCall {
   private long refuseShared(long localWait) {
     long wait = localWait;
     long minBound = Long.MAX_VALUE;
-    boolean alone = false;
     int n = m + shares;
-    long[] bounds = new long[n];
     for (int i = 0; i < n; i++) {
-      bounds[i] = JointCharge.waitBoundNanos(i < m ? states[i].bucket : shared.bucket(i - m));
       wait = Math.max(wait, ownWait(i));
-      minBound = Math.min(minBound, bounds[i]);
-      alone |= ownWait(i) > bounds[i];
+      minBound = Math.min(minBound, boundAt(i));
     }
     int first = m + longestShared();
     if (m > 0 && waits[longest] > shared.waitNanos(first - m)) {
       first = longest;
     }
-    String[] names = new String[n];
-    BucketLimiter longestMember = memberAt(first);
-    names[0] = longestMember.name();
-    int named = 1;
-    boolean counted = false;
-    for (int i = 0; i < n; i++) {
-      if ((alone ? ownWait(i) : wait) > bounds[i]) {
-        BucketLimiter member = memberAt(i);
-        member.counts().reject();
-        counted = true;
-        if (i != first) {
-          names[named++] = member.name();
-        }
-      }
-    }
-    if (!counted) {
-      longestMember.counts().reject(); // refused after racing calls kept moving its departure
-    }
-    refusedBy = new String[named];
-    System.arraycopy(names, 0, refusedBy, 0, named);
+    refusedBy = countRefusal(n, wait, first);
     return wait == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, wait - minBound);
   }
 

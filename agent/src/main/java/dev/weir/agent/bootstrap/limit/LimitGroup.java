@@ -40,7 +40,7 @@ import dev.weir.agent.bootstrap.core.NanoClock;
  * <p>Thread-safe and lock-free; a call allocates a few small arrays.
  */
 public final class LimitGroup extends Limiter {
-  /** The names of the limits that refused this thread's last refused call, longest wait first. */
+  /** The names of the limits that refused this thread's last refused call, the named one first. */
   private static final ThreadLocal<String[][]> REFUSED_BY =
       new ThreadLocal<String[][]>() {
         @Override
@@ -347,8 +347,8 @@ public final class LimitGroup extends Limiter {
   }
 
   /**
-   * The name of the member that refused this thread's last refused call of a group: the one with
-   * the longest wait.
+   * The name of the member that refused this thread's last refused call of a group: the one whose
+   * wait is furthest beyond its bound ({@code GroupCall.countRefusal}).
    *
    * @return the name, or null if no group refused a call on this thread
    */
@@ -358,7 +358,7 @@ public final class LimitGroup extends Limiter {
   }
 
   /**
-   * Every limit that refused this thread's last refused call of a group, the longest wait first.
+   * Every limit that refused this thread's last refused call of a group, {@link #refusedBy} first.
    *
    * @return the names, or null if no group refused a call on this thread
    */

@@ -122,7 +122,7 @@ public final class WeirBridge {
   /**
    * {@link #limited(RuntimeException, long)} for a method with several limits: the exception also
    * names every limit that refused the call ({@code refusingLimiters()}), where its class, the
-   * application's copy of the API, has that field (an older copy names the longest wait's alone).
+   * application's copy of the API, has that field (an older copy names the first alone).
    *
    * @param exception the {@code RateLimitedException} the woven code made
    * @param result what the acquire returned

@@ -160,12 +160,32 @@ class LimitGroupTest {
     assertEquals(Limiter.ADMITTED, g.acquire());
     long retry = g.acquire();
     assertEquals(100 * MS, retry, "it would have to wait 100 ms on the shaping limit");
-    assertEquals("shape", LimitGroup.refusedBy(), "named: the limit with the longest wait");
+    assertEquals(
+        "reject",
+        LimitGroup.refusedBy(),
+        "named: the limit that refused it and counts it, as its MBean shows, not the shaper");
     assertEquals(1, reject.rejected(), "the limit that cannot wait refused it");
     assertEquals(0, shaping.rejected());
     assertEquals(9, reject.availablePermits(), "nothing charged");
     clock.advance(retry);
     assertEquals(Limiter.ADMITTED, g.acquire());
+  }
+
+  /** Both refuse it alone: named first is the one whose wait is furthest beyond its bound. */
+  @Test
+  void theNameIsTheRefusingLimitFurthestBeyondItsBound() {
+    BucketLimiter hasty = limiter("hasty", Discipline.TOKEN_BUCKET, 10, SECONDS, 1, false);
+    BucketLimiter patient =
+        limiter("patient", Discipline.TOKEN_BUCKET, 1, SECONDS, 1, true, 500 * MS, false);
+    LimitGroup g = group(new Limiter[] {hasty, patient});
+    assertEquals(Limiter.ADMITTED, g.acquire());
+    assertEquals(1000 * MS, g.acquire(), "passes once patient needs no wait: hasty cannot wait");
+    assertEquals(
+        java.util.Arrays.asList("patient", "hasty"),
+        java.util.Arrays.asList(LimitGroup.refusingLimits()),
+        "patient is 500 ms beyond its bound, hasty 100 ms beyond its own");
+    assertEquals(1, hasty.rejected());
+    assertEquals(1, patient.rejected());
   }
 
   @Test
