@@ -206,8 +206,9 @@ class SeveralLimitsTest {
   void aCallThatWouldWaitIsRefusedWhenALimitDoesNotWait() throws Exception {
     call("mustNotWait");
     RateLimitedException e = limitedBy("mustNotWait");
-    assertEquals("sev-queue", e.limiterName(), "it would wait 100 ms in the queue");
-    assertEquals(100 * MS, e.retryAfterNanos());
+    assertEquals(
+        "sev-reject", e.limiterName(), "the limit that refused it: it does not wait 100 ms");
+    assertEquals(100 * MS, e.retryAfterNanos(), "it would wait 100 ms in sev-queue's queue");
     assertEquals(1, named("sev-reject").rejected(), "sev-reject does not wait: it refused");
   }
 
