@@ -426,8 +426,8 @@ class ClusterScopeIT {
               "    tokenBucket: { rate: 20, capacity: 20, warmUpMillis: 2000 }",
               "    scope: cluster",
               "    onBackendFailure: reject");
-      // the run's first call makes the key (cold) and is refused; the rest start 2 s later, when
-      // the idle time has paid for one permit
+      // the run's first call makes the key (idle for long: admitted at once); the rest start 2 s
+      // later, when the zone has cooled again and its idle time has paid for one permit at most
       String at = Long.toString(System.currentTimeMillis() + 2000);
       ForkedJvm.Result r = run(jdk, config, "run", "1000", at);
       long runMillis = r.longValue("runMillis");

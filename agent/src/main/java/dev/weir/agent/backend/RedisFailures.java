@@ -51,7 +51,9 @@ final class RedisFailures {
    */
   static boolean ofOneKey(JedisDataException e) {
     String message = String.valueOf(e.getMessage());
-    return message.startsWith("WEIR_STATE") || message.startsWith("WRONGTYPE");
+    return message.startsWith("WEIR_STATE")
+        || message.startsWith("WEIR_ARGS")
+        || message.startsWith("WRONGTYPE");
   }
 
   /** Logs a key's refusal ({@link #ofOneKey}), once per key; never throws. */

@@ -72,12 +72,12 @@ local function settingsOf(b)
   return s
 end
 
--- a stored "S O" state: ticks it is ahead of now
+-- a stored "S O" state (whole numbers only: Lua's tonumber would take nan, inf and hex): ticks it
+-- is ahead of now
 local function aheadOf(so, tpn)
-  local space = string.find(so, ' ', 1, true)
-  local s = space and tonumber(string.sub(so, 1, space - 1))
-  local o = space and tonumber(string.sub(so, space + 1))
-  if not o then
+  local s, o = string.match(so, '^(%-?%d+) (%-?%d+)$')
+  s, o = tonumber(s), tonumber(o)
+  if not o or s == math.huge or s == -math.huge or o == math.huge or o == -math.huge then
     return nil
   end
   return (s - nowS) * 1000000000 * tpn + (o - nowMicros * 1000 * tpn)
@@ -118,6 +118,23 @@ local function mulDiv(a, b, c)
     bit = bit / 2
   end
   return a * qb + q, r
+end
+
+-- floor and ceiling of v * b / c for a whole v of either sign (mulDiv's bounds on its magnitude)
+local function floorMulDiv(v, b, c)
+  if v >= 0 then
+    return (mulDiv(v, b, c))
+  end
+  local q, r = mulDiv(-v, b, c)
+  return -(r > 0 and q + 1 or q)
+end
+
+local function ceilMulDiv(v, b, c)
+  if v < 0 then
+    return -(mulDiv(-v, b, c))
+  end
+  local q, r = mulDiv(v, b, c)
+  return r > 0 and q + 1 or q
 end
 
 -- WarmUp, the cold zone of a token bucket, on w = {half = U, lag = Z, burst = B}, with gap =
@@ -208,7 +225,7 @@ end
 -- fraction of the zone, rounded colder; none before (or a state no write makes): fully cold
 local function carriedGap(w, oldHalf, oldT, oldBurst, oldGap, oldAhead)
   local kept = w.half
-  if oldHalf and oldGap then
+  if oldHalf and oldHalf > 0 and oldGap then
     local cold = oldT >= NEVER / 3 and NEVER or 3 * oldT
     local old = {half = oldHalf, lag = math.max(0, cold - oldBurst), burst = oldBurst}
     local q, r = mulDiv(level(old, oldGap, oldAhead), w.half, oldHalf)
@@ -218,29 +235,37 @@ local function carriedGap(w, oldHalf, oldT, oldBurst, oldGap, oldAhead)
 end
 
 -- the bucket of block b at key: the ticks its state is ahead of now, in the block's settings;
--- no key: 0, idle (a token bucket full, a leaky bucket drained; a warm-up fully cold from now, as
--- a new limiter is); the stored string; and a warm-up's gap (nil without one)
+-- the stored string; a warm-up's gap (nil without one); and whether it was converted from other
+-- settings. No key: 0, idle (a token bucket full, a leaky bucket drained); for a warm-up, idle for
+-- long (fully cold, its idle time paying a first call, as a local limiter's after idling): a
+-- missing key cannot tell a new limiter from one idle past its expiry, and read as new it would
+-- refuse forever the calls of a REJECT limit that come further apart than the expiry
 local function read(key, b)
   local stored = redis.call('GET', key)
   local w = warmUpOf(b)
   if not stored then
-    return 0, nil, w and 0
+    return w and -NEVER or 0, nil, w and 0, false
   end
-  local so, written, g = string.match(stored, '^([^|]*)|([^|]*)|?([^|]*)$')
+  local so, written, g = string.match(stored, '^([^|]*)|([^|]*)|?(%d*)$')
   local tpn = tonumber(ARGV[b])
   local ahead = so and aheadOf(so, tpn)
   if not ahead then
     corrupt(key)
   end
+  g = tonumber(g)
   if written == settingsOf(b) then
-    return ahead, stored, w and (tonumber(g) or 0)
+    local gap = w and (g or 0)
+    if gap and gap > w.lag + w.half then
+      gap = 0 -- a gap no write makes reads as fully cold (W3), and is not written back
+    end
+    return ahead, stored, gap, false
   end
-  -- written with other settings: GcraBucket.aheadAfterChange, by the live-change rules
+  -- written with other settings: GcraBucket.aheadAfterChange, by the live-change rules, exactly
   local oldTpn, oldT, oldBurst, oldHalf = string.match(written, '^(%d+) (%d+) (%d+) ?(%d*)$')
   oldTpn = tonumber(oldTpn)
   oldT = tonumber(oldT)
   oldBurst = tonumber(oldBurst)
-  if not oldBurst then
+  if not oldBurst or oldTpn == 0 or oldT == 0 or oldBurst == math.huge then
     corrupt(key)
   end
   local old = aheadOf(so, oldTpn)
@@ -250,20 +275,20 @@ local function read(key, b)
   local discipline = ARGV[b + 9]
   if discipline == 't' then
     -- permits on hand kept (floor), clamped to the new capacity; none added
-    local kept = math.floor((oldBurst - a) * interval / oldT)
+    local kept = floorMulDiv(oldBurst - a, interval, oldT)
     ahead = burst - math.min(kept, burst)
   elseif discipline == 'p' then
-    ahead = math.ceil(a * interval / oldT) -- the water level kept, rounded up
+    ahead = ceilMulDiv(a, interval, oldT) -- the water level kept, rounded up
   else
     -- the last departure keeps its slot; the next leaves one new interval after it
-    ahead = math.ceil((old - oldT) * tpn / oldTpn) + interval
+    ahead = ceilMulDiv(old - oldT, tpn, oldTpn) + interval
   end
   ahead = math.min(math.max(ahead, 0), NEVER)
   local gap = nil
   if w then
-    gap = carriedGap(w, tonumber(oldHalf), oldT, oldBurst, tonumber(g), old)
+    gap = carriedGap(w, tonumber(oldHalf), oldT, oldBurst, g, old)
   end
-  return ahead, stored, gap
+  return ahead, stored, gap, true
 end
 
 -- the state of fullAt = now + ahead, as stored
@@ -378,7 +403,7 @@ local admitLimit = tonumber(ARGV[5])
 local freeLimit = tonumber(ARGV[6])
 local retryBase = tonumber(ARGV[7])
 local warm = warmUpOf(b)
-local ahead, stored, gap = read(key, b)
+local ahead, stored, gap, converted = read(key, b)
 
 if op == 'v' then
   if warm and level(warm, gap, ahead) > 0 then
@@ -427,10 +452,10 @@ else
     end
   elseif needed > admitLimit then
     answer = -retry
-    if warm and not stored and not new then
-      -- a new limiter: cold from this call on, so that the wait it is told counts (else every
-      -- retry would find it new again)
-      new, newGap = 0, 0
+    if warm and converted and not new then
+      -- a live change: its cold level is carried from now, so it is written now, or every retry
+      -- would carry it again from its own instant and never find the credit its wait was told
+      new, newGap = ahead, gap
     end
   else
     if warm then

@@ -58,6 +58,15 @@ class SharedBucketContractTest {
     final FakeClock clock = new FakeClock(0);
     final BucketLimiter limiter;
     final List<String> answers = new ArrayList<>();
+    final boolean shared;
+    final String key;
+
+    /** The key expires (Redis's own expiry is real time, a minute beyond the test clock's). */
+    void expire() throws java.io.IOException {
+      if (shared) {
+        redis.command("DEL", key);
+      }
+    }
 
     Side(Settings s, boolean shared) {
       GcraBucket bucket =
@@ -69,8 +78,11 @@ class SharedBucketContractTest {
               s.wait,
               s.maxWaitNanos,
               TimeUnit.MILLISECONDS.toNanos(s.warmUpMillis),
-              clock.nanoTime());
+              // a warm-up made a day ago: idle for long, as a missing key reads
+              clock.nanoTime() - (s.warmUpMillis > 0 ? TimeUnit.DAYS.toNanos(1) : 0));
+      this.shared = shared;
       String name = "contract-" + (++limiters);
+      key = "weir:{" + name + "}";
       ClusterScope cluster =
           shared ? new ClusterScope(backend, "", name, ClusterScope.OnFailure.REJECT) : null;
       limiter = new BucketLimiter(name, "test", bucket, s.permits, clock, false, cluster);
@@ -341,16 +353,19 @@ class SharedBucketContractTest {
           side.serial(8);
         });
     Side shared = backendSide(warmUp(2, 4, true, 4000));
-    shared.serial(5);
+    shared.serial(6);
     assertEquals(
         List.of(
-            "t=0us admitted after waiting 1375000000ns",
-            "t=1375000us admitted after waiting 1125000000ns",
-            "t=2500000us admitted after waiting 875000000ns",
-            "t=3375000us admitted after waiting 625000000ns",
-            "t=4000000us admitted after waiting 500000000ns"),
+            "t=0us admitted",
+            "t=0us admitted after waiting 1125000000ns",
+            "t=1125000us admitted after waiting 875000000ns",
+            "t=2000000us admitted after waiting 625000000ns",
+            "t=2625000us admitted after waiting 500000000ns",
+            "t=3125000us admitted after waiting 500000000ns"),
         shared.answers,
-        "Guava's waits, each one call earlier (no pay later)");
+        "a new key is idle for long: its first call's 1375 ms were paid by that idle time, and"
+            + " each later call waits its own cost (Guava's R0.00, R1.38, R1.13, R0.88, R0.63,"
+            + " R0.50 make each call pay for the one before)");
   }
 
   /** A rejecting caller retrying at its retry-after: admitted at the instants a waiter is. */
@@ -474,5 +489,99 @@ class SharedBucketContractTest {
             .add(java.math.BigInteger.valueOf(naiveWrong[2] - 1))
             .divide(java.math.BigInteger.valueOf(naiveWrong[2]));
     assertTrue(exact.doubleValue() != naive, "the last case is one a double gets wrong: " + naive);
+  }
+
+  /**
+   * 1/s with a 20 s warm-up: the cold cost's product passes a long (2^63) on the local side too.
+   */
+  @Test
+  void warmUpCostsBeyondALong() {
+    same(warmUp(1, 5, true, 20_000), side -> side.serial(12));
+    same(warmUp(3, 5, true, 7000), side -> side.serial(12));
+  }
+
+  /** A live change on a fully cold limiter: a rejected caller is admitted at its retry-after. */
+  @Test
+  void warmUpLiveChangeOnAColdLimiterKeepsItsRetryAfter() {
+    same(
+        warmUp(10, 10, false, 2000),
+        side -> {
+          side.acquireAt(0, null);
+          side.clock.set(TimeUnit.SECONDS.toNanos(60)); // fully cold again
+          side.limiter.change(10, TimeUnit.SECONDS, 5, false);
+          long at = 60_000_000;
+          for (int i = 0; i < 6; i++) {
+            long answer = side.acquireAt(at, null);
+            at += answer == 0 ? 0 : (answer + 999) / 1000;
+          }
+        });
+  }
+
+  /** A live change's conversion, a product of two durations beyond 2^53, is exact on Redis. */
+  @Test
+  void liveChangeConversionIsExact() {
+    same(
+        new Settings(2.0 / 3, 2),
+        side -> {
+          burst(side, 0, 1);
+          side.limiter.change(6, TimeUnit.SECONDS, 5, false);
+          side.look("after the change");
+          burst(side, 0, 2);
+        });
+  }
+
+  /**
+   * Calls further apart than the key's expiry (here: the key deleted as Redis would expire it) find
+   * a limiter idle for long, as the local one is, and never a new one that refuses them forever.
+   */
+  @Test
+  void warmUpCallsFurtherApartThanTheExpiry() {
+    same(
+        warmUp(10, 1, false, 1000),
+        side -> {
+          for (int i = 0; i < 5; i++) {
+            side.acquireAt(i * 10_000_000L, null);
+            side.acquireAt(i * 10_000_000L, null);
+            try {
+              side.expire();
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        });
+  }
+
+  /**
+   * A key holding what no write of Weir's makes (Lua's tonumber takes nan, inf, hex and exponents)
+   * fails that key's calls by its onBackendFailure, never admits past the limit, and never marks
+   * the backend down.
+   */
+  @Test
+  void warmUpForeignValuesFailTheirKeyOnly() throws Exception {
+    String[] foreign = {
+      "0 0|1 100000000 1000000000 1000000000|nan",
+      "nan nan|1 100000000 1000000000 1000000000|0",
+      "0 -nan|1 100000000 1000000000 1000000000|0",
+      "0 0|1 100000000 1000000000 1000000000|1e300",
+      "0 0x10|1 100000000 1000000000 1000000000|0",
+      "inf 0|1 100000000 1000000000 1000000000|0",
+      "0 0|1 100000000 1000000000 1000000000|" + "9".repeat(400),
+      "0 0|1 100000000 1000000000 0|5",
+      "0 0|1 0 1000000000|5",
+    };
+    for (String value : foreign) {
+      Side side = backendSide(warmUp(10, 10, false, 2000));
+      redis.commands(new String[] {"SET", side.key, value});
+      long admitted = 0;
+      for (int i = 0; i < 30; i++) {
+        if (side.acquireAt(0, null) == 0) {
+          admitted++;
+        }
+      }
+      assertTrue(admitted <= 10, admitted + " admitted at one instant from " + value);
+      assertTrue(backend.answering(), "the backend stays up after " + value);
+      Side other = backendSide(new Settings(10, 10));
+      assertEquals(0, other.acquireAt(0, null), "another limit is served after " + value);
+    }
   }
 }

@@ -206,13 +206,44 @@ final class WarmUp {
     if (take == 0) {
       extra = 0;
     } else if (sum > (Long.MAX_VALUE - half) / take) {
-      extra = (long) Math.min(Math.ceil((double) take * sum / half) + 1, GcraBucket.NEVER_TICKS);
+      extra = ceilMulDiv(take, sum, half); // beyond a long: exact all the same
     } else {
       long p = take * sum;
       extra = p / half + (p % half == 0 ? 0 : 1);
     }
     long total = cost + extra;
     return total >= GcraBucket.NEVER_TICKS || total < 0 ? GcraBucket.NEVER_TICKS : total;
+  }
+
+  /**
+   * {@code ceil(a * b / c)} exactly, for {@code 0 < a <= c} and {@code 0 <= b <= 2c} below 2^61 (a
+   * product beyond a long): {@code a * b} is taken bit by bit of {@code a} modulo {@code c}, every
+   * partial below {@code 2c}, as {@code gcra.lua}'s {@code mulDiv} does in doubles. No allocation.
+   *
+   * @return the ceiling, at most {@link GcraBucket#NEVER_TICKS}
+   */
+  static long ceilMulDiv(long a, long b, long c) {
+    long qb = b / c;
+    long rb = b % c;
+    long q = 0;
+    long r = 0;
+    for (int bit = 63 - Long.numberOfLeadingZeros(a); bit >= 0; bit--) {
+      q <<= 1;
+      r <<= 1;
+      if (r >= c) {
+        q++;
+        r -= c;
+      }
+      if ((a >>> bit & 1) != 0) {
+        r += rb;
+        if (r >= c) {
+          q++;
+          r -= c;
+        }
+      }
+    }
+    long whole = a * qb + q + (r > 0 ? 1 : 0); // qb <= 2, a < 2^61
+    return whole < 0 || whole > GcraBucket.NEVER_TICKS ? GcraBucket.NEVER_TICKS : whole;
   }
 
   /**

@@ -195,16 +195,17 @@ public final class LimitGroup extends Limiter {
    * @return {@link #ADMITTED}, or the retry-after of that member's refusal
    */
   private static long collect(GroupCall call, Limiter member, String k, String origin) {
+    if (member instanceof BucketLimiter && ((BucketLimiter) member).bucket().warmUpNanos() > 0) {
+      // an override may bring one, local or cluster: fail closed, loudly
+      throw new IllegalStateException(
+          "weir: '"
+              + member.name()
+              + "' has a warm-up, which several limits on one call ("
+              + origin
+              + ") do not support yet; every call of it is refused");
+    }
     if (member instanceof BucketLimiter && isLocal((BucketLimiter) member)) {
       BucketLimiter b = (BucketLimiter) member;
-      if (b.bucket().warmUpNanos() > 0) { // an override may bring one: fail closed, loudly
-        throw new IllegalStateException(
-            "weir: '"
-                + b.name()
-                + "' has a warm-up, which several limits on one call ("
-                + origin
-                + ") do not support yet; every call of it is refused");
-      }
       call.add(b, b.heldKey(k));
       return ADMITTED;
     }
