@@ -1,6 +1,7 @@
 package dev.weir.agent.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weir.agent.bootstrap.cluster.ClusterScope;
@@ -324,6 +325,39 @@ class SharedChargeTest {
     } finally {
       dead.close();
     }
+  }
+
+  /**
+   * A cluster limit with a warm-up that a reload put beside another limit on one method fails the
+   * method closed, loudly, before any exchange: the backend stays up for every other limit.
+   */
+  @Test
+  void aClusterWarmUpBesideAnotherLimitFailsClosedAndTheBackendStaysUp() {
+    String name = "warm-" + names++;
+    GcraBucket warm =
+        GcraBucket.create(
+            Discipline.TOKEN_BUCKET,
+            10,
+            TimeUnit.SECONDS,
+            10,
+            false,
+            0,
+            2_000_000_000L,
+            clock.nanoTime());
+    BucketLimiter warmUp =
+        new BucketLimiter(
+            name,
+            "test",
+            warm,
+            1,
+            clock,
+            false,
+            new ClusterScope(backend, "", name, ClusterScope.OnFailure.REJECT));
+    LimitGroup g = pair(hourly("beside-" + name, 5, ClusterScope.OnFailure.REJECT), warmUp);
+    IllegalStateException e = assertThrows(IllegalStateException.class, g::acquire);
+    assertTrue(e.getMessage().contains("'" + name + "' has a warm-up"), e.getMessage());
+    assertTrue(backend.answering(), "no exchange was made, none failed");
+    assertEquals(0, warmUp.backendFailures());
   }
 
   private BucketLimiter hourly(String name, long capacity, ClusterScope.OnFailure onFailure) {
