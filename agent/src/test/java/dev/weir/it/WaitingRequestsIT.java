@@ -117,7 +117,11 @@ class WaitingRequestsIT {
 
   /**
    * Two shaping entries on one path: each request gets one departure, the slower entry's, charged
-   * on both, and still waits without a thread.
+   * on both, and still waits without a thread. The slower queue holds 40 for 30 requests: two pool
+   * threads that take the slower entry's slots in one order and reach the faster entry in the other
+   * cost one of them a slot (a shaper cannot give back a slot a later one stands behind, nor take a
+   * slot out of order: SPEC, "calls racing it may be refused that a serial order would have
+   * admitted"), which a loaded machine makes likely; a queue of exactly 30 then refused the last.
    */
   @ParameterizedTest
   @MethodSource("containers")
@@ -127,10 +131,10 @@ class WaitingRequestsIT {
             "limits:",
             "  - name: api",
             "    http: { paths: \"/api/**\" }",
-            "    leakyBucket: { rate: 1, capacity: 30, mode: SHAPING }",
+            "    leakyBucket: { rate: 1, capacity: 40, mode: SHAPING }",
             "  - name: api-fast",
             "    http: { paths: \"/api/**\" }",
-            "    leakyBucket: { rate: 4, capacity: 120, mode: SHAPING }");
+            "    leakyBucket: { rate: 4, capacity: 160, mode: SHAPING }");
     Result r = run(jdk, container, config, 10, "starve", "30", "6").assertExit(0);
     assertEquals("200", r.value("health.status"), r.toString());
     List<Long> arrivals = neverEarly(r, 1000);
