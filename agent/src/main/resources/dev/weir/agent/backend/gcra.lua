@@ -234,15 +234,14 @@ local function carriedGap(w, oldHalf, oldT, oldBurst, oldGap, oldAhead)
   return w.lag + (w.half - kept)
 end
 
--- the bucket of block b at key: the ticks its state is ahead of now, in the block's settings;
+-- the bucket of block b at key, with its warm-up w (warmUpOf(b), or nil): the ticks its state is ahead of now, in the block's settings;
 -- the stored string; a warm-up's gap (nil without one); and whether it was converted from other
 -- settings. No key: 0, idle (a token bucket full, a leaky bucket drained); for a warm-up, idle for
 -- long (fully cold, its idle time paying a first call, as a local limiter's after idling): a
 -- missing key cannot tell a new limiter from one idle past its expiry, and read as new it would
 -- refuse forever the calls of a REJECT limit that come further apart than the expiry
-local function read(key, b)
+local function read(key, b, w)
   local stored = redis.call('GET', key)
-  local w = warmUpOf(b)
   if not stored then
     return w and -NEVER or 0, nil, w and 0, false
   end
@@ -339,7 +338,7 @@ if op == 'j' then
     if warmUpOf(b) then
       error({err = 'WEIR_ARGS ' .. KEYS[i] .. ': a warm-up is not charged jointly'})
     end
-    local ahead = read(KEYS[i], b)
+    local ahead = read(KEYS[i], b, nil)
     if ahead > tonumber(ARGV[b + 7]) then
       ahead = tonumber(ARGV[b + 6]) -- Redis's clock went back: empty, as for one bucket
       write(KEYS[i], b, ahead)
@@ -403,7 +402,7 @@ local admitLimit = tonumber(ARGV[5])
 local freeLimit = tonumber(ARGV[6])
 local retryBase = tonumber(ARGV[7])
 local warm = warmUpOf(b)
-local ahead, stored, gap, converted = read(key, b)
+local ahead, stored, gap, converted = read(key, b, warm)
 
 if op == 'v' then
   if warm and level(warm, gap, ahead) > 0 then

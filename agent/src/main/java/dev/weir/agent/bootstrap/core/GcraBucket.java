@@ -844,8 +844,9 @@ public final class GcraBucket extends BucketState {
    * Whether the shared form of this core computes exactly what this bucket does: it keeps its
    * numbers in IEEE doubles (Redis's Lua), exact below 2^53, so every finite duration it handles
    * must stay below 2^52 ticks (52 days at one tick per nanosecond, 73 minutes at 1024), and with a
-   * warm-up, whose sums are longer, below 2^50 (13 days; 18 minutes at 1024). A duration of "never"
-   * ({@link #NEVER_TICKS}) is exact.
+   * warm-up, whose sums are longer, below 2^50 (13 days; 18 minutes at 1024), the warm-up's half
+   * zone plus its lag included (so a warm-up of up to about 26 days). A duration of "never" ({@link
+   * #NEVER_TICKS}) is exact.
    *
    * @param permits the permits of one call
    * @return null if exact; otherwise what is too long, in words

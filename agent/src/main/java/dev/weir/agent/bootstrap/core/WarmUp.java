@@ -81,8 +81,9 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * <p><b>Cluster scope.</b> The script of cluster scope ({@code gcra.lua}) holds the same model on a
  * Redis key: {@code coldAt - fullAt} is stored beside {@code fullAt}, and each method here is there
  * line for line, in doubles exact below 2^53 ({@code ceil(take * sum / U)} by an exact
- * multiply-divide), so both answer alike at the same instants. A missing key is a new limiter,
- * fully cold from now; the key expires once fully cold.
+ * multiply-divide), so both answer alike at the same instants. The key expires once fully cold for
+ * {@code 3B}, and a missing key reads as a state idle for long (fully cold, its idle time paying a
+ * first call), as this one reads after such an idle (docs/cluster.md says why not as a new one).
  *
  * <p>Thread-safe and lock-free. Only the keyless state of its {@link GcraBucket} warms up (a
  * per-key limit with a warm-up is refused where it is declared).
